@@ -1,0 +1,141 @@
+//! Events: what the world tells the agent.
+//!
+//! An event is a kind, the tool (or other source) it came from, and up to [`FIELDS_MAX`]
+//! fields, each a short key and a typed [`Value`](crate::Value). A tool call returns an event; a
+//! failing tool returns an [`EventKind::Error`] event, never an abort. Harness actions point at
+//! fields of the *current* event by index ("track field 3"), so the workspace keeps an owned copy
+//! of it ([`EventBuf`]); [`Event`] is the borrowed form a decoded frame hands out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::FIELDS_MAX;
+use crate::value::{Key, KeyBuf, TooLong, Value, ValueRef, copy_key};
+
+/// What kind of event this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum EventKind {
+    /// A tool ran and returned a result.
+    Result = 0,
+    /// A tool failed (or could not be called); its fields describe the failure.
+    Error = 1,
+    /// The environment says something unprompted (a start, a change, a deadline).
+    Notice = 2,
+}
+
+impl EventKind {
+    /// How many kinds there are (the width of a one-hot encoding).
+    pub const COUNT: usize = 3;
+}
+
+/// A field of a borrowed event.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Field<'a> {
+    /// The field's name.
+    #[serde(borrow)]
+    pub key: Key<'a>,
+    /// The field's value.
+    #[serde(borrow)]
+    pub value: ValueRef<'a>,
+}
+
+/// An event that borrows its keys and values (from a decoded frame, or from the host).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event<'a> {
+    /// What kind of event this is.
+    pub kind: EventKind,
+    /// The tool index it answers, or the environment's own source number for notices.
+    pub source: u16,
+    /// Up to [`FIELDS_MAX`] fields, in the order the tool wrote them.
+    #[serde(borrow)]
+    pub fields: heapless::Vec<Field<'a>, FIELDS_MAX>,
+}
+
+impl<'a> Event<'a> {
+    /// An event with no fields yet.
+    pub const fn new(kind: EventKind, source: u16) -> Self {
+        Self {
+            kind,
+            source,
+            fields: heapless::Vec::new(),
+        }
+    }
+
+    /// Adds a field; hands it back when the event already has [`FIELDS_MAX`] fields.
+    pub fn push(&mut self, key: Key<'a>, value: ValueRef<'a>) -> Result<(), Field<'a>> {
+        self.fields.push(Field { key, value })
+    }
+
+    /// Adds a field from plain strings, checking the key's bound.
+    pub fn with(mut self, key: &'a str, value: ValueRef<'a>) -> Result<Self, EventError> {
+        let key = Key::new(key).map_err(EventError::KeyTooLong)?;
+        self.push(key, value)
+            .map_err(|_| EventError::TooManyFields)?;
+        Ok(self)
+    }
+}
+
+/// Building an event failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EventError {
+    /// A key was longer than [`crate::KEY_MAX`].
+    KeyTooLong(TooLong),
+    /// The event already had [`FIELDS_MAX`] fields.
+    TooManyFields,
+}
+
+impl core::fmt::Display for EventError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            EventError::KeyTooLong(e) => write!(f, "event field key: {e}"),
+            EventError::TooManyFields => write!(f, "an event has at most {FIELDS_MAX} fields"),
+        }
+    }
+}
+
+impl core::error::Error for EventError {}
+
+/// A field of an owned event.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FieldBuf {
+    /// The field's name.
+    pub key: KeyBuf,
+    /// The field's value.
+    pub value: Value,
+}
+
+/// An event that owns its keys and values inline: the workspace's copy of the current event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventBuf {
+    /// What kind of event this is.
+    pub kind: EventKind,
+    /// The tool index it answers, or the environment's own source number for notices.
+    pub source: u16,
+    /// The fields, in order.
+    pub fields: heapless::Vec<FieldBuf, FIELDS_MAX>,
+}
+
+impl EventBuf {
+    /// Copies a borrowed event. Cannot fail: the bounds are the same.
+    pub fn from_event(e: &Event<'_>) -> Self {
+        let mut fields = heapless::Vec::new();
+        for f in &e.fields {
+            // Same capacity on both sides: this push cannot fail.
+            let _ = fields.push(FieldBuf {
+                key: copy_key(f.key.as_str()),
+                value: f.value.to_owned(),
+            });
+        }
+        Self {
+            kind: e.kind,
+            source: e.source,
+            fields,
+        }
+    }
+
+    /// The first field with this key.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.iter().find(|f| f.key == key).map(|f| &f.value)
+    }
+}

@@ -1,0 +1,106 @@
+//! The core of evoharness: a self-managing agent's workspace and the harness action protocol.
+//!
+//! A small trained policy drives a long task step by step. Besides acting in the world (tool
+//! calls), it manages its own **workspace** through typed harness actions:
+//!
+//! - **Belief** ([`belief`]): current facts, revised in place (`track`);
+//! - **Progress** ([`progress`]): the plan, step statuses and resumable cursors (`commit`);
+//! - **Experience** ([`experience`]): trigger → remedy lessons across tasks (`recall`, `note`).
+//!
+//! This crate is `no_std`, needs no allocator, and allocates nothing after a workspace is made.
+//! It does no I/O: the runtime (or your firmware) drives it.
+//!
+//! ```
+//! use evoharness_core::{Action, Arg, Config, Event, EventKind, InlineWorkspace, KeyArg, Outcome,
+//!                       Track, ValueRef};
+//!
+//! // 16 facts, 8 steps, 4 lessons; 3 world tools and a budget of 100 steps.
+//! let mut ws = InlineWorkspace::<16, 8, 4>::new(Config::new(3, 100)).unwrap();
+//! let ev = Event::new(EventKind::Result, 0).with("cursor", ValueRef::Int(42)).unwrap();
+//! ws.observe(&ev);
+//! // "Remember field 0 of what I just saw."
+//! let track = Action::Track(Track::Set { key: KeyArg::Field(0), value: Arg::Field(0), confidence: 1.0 });
+//! assert!(matches!(ws.apply(&track), Ok(Outcome::Tracked { slot: 0, .. })));
+//! assert_eq!(ws.belief().get("cursor").unwrap().1.value, evoharness_core::Value::Int(42));
+//! // The same action again is refused, and changes nothing.
+//! assert!(ws.apply(&track).is_err());
+//! assert_eq!(ws.spent(), 1);
+//! ```
+//!
+//! # Layout
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`value`] | typed values, bounded borrowed and owned forms |
+//! | [`event`] | events: what the world tells the agent |
+//! | [`belief`], [`progress`], [`experience`] | the three parts of the workspace |
+//! | [`storage`] | inline (const generic) or heap (run-time) capacities |
+//! | [`action`] | actions, arguments, outcomes, errors, costs |
+//! | [`workspace`] | the workspace and `apply` |
+//! | [`wire`] | the versioned postcard frame, COBS framing, maximum sizes |
+//! | [`snapshot`] | the whole workspace to checksummed bytes and back |
+//! | [`obs`] | the structured-v1 policy ABI: observation, action templates, mask |
+//!
+//! The wire format and the observation layout are specified in `PROTOCOL.md` beside this
+//! crate. Every decoder here takes untrusted bytes and never panics on them; that is fuzzed.
+//!
+//! # Features
+//!
+//! - `alloc`: [`HeapWorkspace`], with capacities chosen at run time.
+//! - `std`: implies `alloc`.
+#![cfg_attr(not(any(test, feature = "std")), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod action;
+pub mod belief;
+pub mod event;
+pub mod experience;
+mod max;
+pub mod obs;
+pub mod progress;
+#[cfg(any(test, feature = "_script"))]
+pub mod script;
+pub mod snapshot;
+pub mod storage;
+pub mod value;
+pub mod wire;
+pub mod workspace;
+
+pub use action::{
+    Action, ApplyError, Arg, Change, Commit, Costs, KeyArg, Note, Outcome, StepRef, ToolCall,
+    Track, Verb,
+};
+pub use belief::{Belief, Fact, Provenance};
+pub use event::{Event, EventBuf, EventError, EventKind, Field, FieldBuf};
+pub use experience::{Experience, Lesson, Recalled};
+pub use obs::{Layout, Template};
+pub use progress::{Progress, Status, Step, StepVerb};
+pub use snapshot::SnapshotError;
+#[cfg(feature = "alloc")]
+pub use storage::Heap;
+pub use storage::{Inline, Storage};
+pub use value::{Blob, Key, KeyBuf, Str, Text, TooLong, Value, ValueKind, ValueRef};
+pub use wire::{DecodeError, EncodeError, Frame, Message};
+#[cfg(feature = "alloc")]
+pub use workspace::HeapWorkspace;
+pub use workspace::{Capacities, CapacityError, Config, InlineWorkspace, Workspace};
+
+/// Longest key of a fact or an event field, in bytes.
+pub const KEY_MAX: usize = 16;
+/// Longest text or bytes value, in bytes.
+pub const TEXT_MAX: usize = 32;
+/// Most fields in one event.
+pub const FIELDS_MAX: usize = 8;
+/// Most arguments of one tool call.
+pub const ARGS_MAX: usize = 4;
+/// Most lessons one recall returns.
+pub const RECALL_MAX: usize = 4;
+/// Most facts or lessons one compress or consolidate evicts (so its report is complete).
+pub const REMOVE_MAX: usize = 8;
+/// Largest capacity of any table.
+pub const CAPACITY_MAX: usize = 1024;
+/// Most world tools a task may have.
+pub const TOOLS_MAX: usize = 64;

@@ -1,0 +1,131 @@
+//! Where a workspace keeps its tables, and the fixed-capacity table itself.
+//!
+//! A workspace is generic over a [`Storage`]: [`Inline`] puts every table in the workspace value
+//! with capacities as const generics (no allocator needed, checked at compile time); `Heap`
+//! (feature `alloc`) lets a host choose capacities at run time and allocates each table once, at
+//! construction. Either way a table never grows: pushing into a full one hands the item back.
+
+use crate::belief::Fact;
+use crate::experience::Lesson;
+use crate::progress::Step;
+
+/// Slots of a table: a fixed-length slice, owned by the workspace.
+pub trait Slots<T>: AsRef<[T]> + AsMut<[T]> {}
+impl<T, S: AsRef<[T]> + AsMut<[T]>> Slots<T> for S {}
+
+/// How a workspace stores its three tables.
+pub trait Storage {
+    /// Belief facts.
+    type Facts: Slots<Fact>;
+    /// Progress steps.
+    type Steps: Slots<Step>;
+    /// Experience lessons.
+    type Lessons: Slots<Lesson>;
+}
+
+/// Tables inline in the workspace, capacities fixed at compile time: `F` facts, `S` steps, `L`
+/// lessons. Each must be between 1 and [`crate::CAPACITY_MAX`].
+#[derive(Debug)]
+pub struct Inline<const F: usize, const S: usize, const L: usize>;
+
+impl<const F: usize, const S: usize, const L: usize> Storage for Inline<F, S, L> {
+    type Facts = [Fact; F];
+    type Steps = [Step; S];
+    type Lessons = [Lesson; L];
+}
+
+/// Tables on the heap, capacities chosen at run time; allocated once, at construction.
+#[cfg(feature = "alloc")]
+#[derive(Debug)]
+pub struct Heap;
+
+#[cfg(feature = "alloc")]
+impl Storage for Heap {
+    type Facts = alloc::boxed::Box<[Fact]>;
+    type Steps = alloc::boxed::Box<[Step]>;
+    type Lessons = alloc::boxed::Box<[Lesson]>;
+}
+
+/// A fixed-capacity, order-keeping table over slots that exist from the start.
+#[derive(Clone, Debug)]
+pub(crate) struct Table<T, S> {
+    slots: S,
+    len: usize,
+    _t: core::marker::PhantomData<T>,
+}
+
+impl<T: Default, S: Slots<T>> Table<T, S> {
+    pub(crate) fn new(slots: S) -> Self {
+        Self {
+            slots,
+            len: 0,
+            _t: core::marker::PhantomData,
+        }
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.as_ref().len()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_full(&self) -> bool {
+        self.len == self.capacity()
+    }
+
+    pub(crate) fn as_slice(&self) -> &[T] {
+        &self.slots.as_ref()[..self.len]
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.slots.as_mut()[..self.len]
+    }
+
+    /// Appends `item`, or hands it back when the table is full.
+    pub(crate) fn push(&mut self, item: T) -> Result<usize, T> {
+        if self.is_full() {
+            return Err(item);
+        }
+        let i = self.len;
+        self.slots.as_mut()[i] = item;
+        self.len += 1;
+        Ok(i)
+    }
+
+    /// Removes slot `i`, keeping the order of the others; returns the item.
+    pub(crate) fn remove(&mut self, i: usize) -> T {
+        let slots = &mut self.slots.as_mut()[..self.len];
+        slots[i..].rotate_left(1);
+        self.len -= 1;
+        core::mem::take(&mut self.slots.as_mut()[self.len])
+    }
+
+    pub(crate) fn clear(&mut self) {
+        for s in self.as_mut_slice() {
+            *s = T::default();
+        }
+        self.len = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_table_hands_the_item_back_and_remove_keeps_order() {
+        let mut t: Table<u32, [u32; 3]> = Table::new([0; 3]);
+        assert_eq!(t.push(1), Ok(0));
+        assert_eq!(t.push(2), Ok(1));
+        assert_eq!(t.push(3), Ok(2));
+        assert_eq!(t.push(4), Err(4));
+        assert_eq!(t.remove(0), 1);
+        assert_eq!(t.as_slice(), &[2, 3]);
+        assert_eq!(t.push(5), Ok(2));
+        assert_eq!(t.as_slice(), &[2, 3, 5]);
+        t.clear();
+        assert_eq!(t.len(), 0);
+    }
+}
