@@ -737,6 +737,7 @@ pub fn scalar(v: &Value) -> f32 {
             (if *x < 0 { -mag } else { mag }) as f32
         }
         Value::Float(x) if x.is_nan() => 0.0,
+        Value::Float(x) if x.is_infinite() => x.signum() as f32,
         Value::Float(x) => (x / (1.0 + x.abs())) as f32,
         Value::Text(s) => (s.len() as f64 / TEXT_MAX as f64) as f32,
         Value::Bytes(b) => (b.len() as f64 / TEXT_MAX as f64) as f32,
