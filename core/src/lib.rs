@@ -46,10 +46,12 @@
 //!
 //! # Features
 //!
-//! - `alloc`: [`HeapWorkspace`], with capacities chosen at run time.
+//! - `alloc`: `HeapWorkspace`, with capacities chosen at run time.
 //! - `std`: implies `alloc`.
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// Keep the crate honest about needing nothing beyond `core` (and `alloc` behind its feature).
+#![warn(clippy::std_instead_of_core, clippy::alloc_instead_of_core)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
