@@ -8,7 +8,9 @@ use std::cell::Cell;
 use evoharness_core::obs::Layout;
 use evoharness_core::script::{self, Scratch};
 use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX};
-use evoharness_core::{Config, Frame, HeapWorkspace, InlineWorkspace, Message, Workspace, snapshot};
+use evoharness_core::{
+    Config, Frame, HeapWorkspace, InlineWorkspace, Message, Workspace, snapshot,
+};
 
 struct Counting;
 
@@ -73,7 +75,12 @@ fn drive<S: evoharness_core::Storage>(ws: &mut Workspace<S>, rounds: u64) -> scr
     let before = allocs();
     for seed in 0..rounds {
         bytes(seed + 1, &mut input);
-        let mut s = Scratch { snap_a: &mut a, snap_b: &mut b, mask: &mut mask, obs: &mut obs };
+        let mut s = Scratch {
+            snap_a: &mut a,
+            snap_b: &mut b,
+            mask: &mut mask,
+            obs: &mut obs,
+        };
         let st = script::run(ws, &input, &mut s).expect("invariants hold");
         total.applied += st.applied;
         total.refused += st.refused;
@@ -95,6 +102,7 @@ fn drive<S: evoharness_core::Storage>(ws: &mut Workspace<S>, rounds: u64) -> scr
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; the same paths run in the other tests")]
 fn heap_workspace_allocates_nothing_after_construction() {
     let mut ws = HeapWorkspace::with_capacities(24, 12, 6, Config::new(5, 100_000)).unwrap();
     let st = drive(&mut ws, 40);
@@ -105,10 +113,15 @@ fn heap_workspace_allocates_nothing_after_construction() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; the same paths run in the other tests")]
 fn inline_workspace_allocates_nothing_at_all() {
     let before = allocs();
     let ws = InlineWorkspace::<16, 8, 4>::new(Config::new(3, 100_000)).unwrap();
-    assert_eq!(allocs() - before, 0, "inline construction allocates nothing");
+    assert_eq!(
+        allocs() - before,
+        0,
+        "inline construction allocates nothing"
+    );
     let mut ws = Box::new(ws);
     let st = drive(&mut ws, 20);
     assert!(st.applied > 1_000, "{st:?}");
