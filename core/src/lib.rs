@@ -56,6 +56,10 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+/// The fixed-capacity containers this crate's types are built from (`Action::Act` arguments,
+/// event fields), re-exported so that hosts use the very same version.
+pub use heapless;
+
 pub mod action;
 pub mod belief;
 pub mod event;
