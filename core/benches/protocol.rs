@@ -146,7 +146,7 @@ fn prepared() -> Ws {
         for r in 0..(lesson % 3) {
             let rate = Note::Rate {
                 lesson,
-                helpful: r % 2 == 0,
+                helpful: r == 0,
             };
             ok(&mut ws, &Action::Note(rate));
         }
