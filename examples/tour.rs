@@ -67,7 +67,7 @@ impl Migration {
                     &[field("waited", Value::Bool(true))],
                 )
             }
-            _ if self.limited || self.calls % 5 == 0 => {
+            _ if self.limited || self.calls.is_multiple_of(5) => {
                 self.limited = true;
                 let code = Value::text("E429").expect("short");
                 event(EventKind::Error, COPY, &[field("code", code)])

@@ -452,6 +452,10 @@ fn obs(c: &mut Criterion) {
     g.bench_function("Layout::mask", |b| {
         b.iter(|| layout.mask(black_box(&ws), &mut mask));
     });
+    // The definition the fast mask is tested against: resolve and check every template.
+    g.bench_function("Layout::mask_reference", |b| {
+        b.iter(|| layout.mask_reference(black_box(&ws), &mut mask));
+    });
     g.finish();
 }
 

@@ -91,6 +91,7 @@ pub fn run<S: Storage>(
                 layout
                     .mask(ws, s.mask)
                     .map_err(|_| Violation::Observation)?;
+                check_mask(ws, &layout, s.mask)?;
                 let ok = match layout.resolve(ws, i) {
                     Ok(a) => apply_checked(ws, &a, s, &mut stats)?,
                     Err(_) => false,
@@ -136,6 +137,21 @@ pub fn run<S: Storage>(
         }
     }
     Ok(stats)
+}
+
+/// The fast mask equals its definition, entry by entry (without a second buffer).
+fn check_mask<S: Storage>(
+    ws: &Workspace<S>,
+    layout: &Layout,
+    mask: &[u8],
+) -> Result<(), Violation> {
+    for (i, &m) in mask.iter().enumerate() {
+        let ok = layout.resolve(ws, i).and_then(|a| ws.check(&a)).is_ok();
+        if ok != (m == 1) {
+            return Err(Violation::MaskDisagrees);
+        }
+    }
+    Ok(())
 }
 
 fn take(rest: &mut &[u8]) -> u8 {

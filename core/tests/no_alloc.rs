@@ -102,7 +102,10 @@ fn drive<S: evoharness_core::Storage>(ws: &mut Workspace<S>, rounds: u64) -> scr
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "minutes under Miri; the same paths run in the other tests")]
+#[cfg_attr(
+    miri,
+    ignore = "minutes under Miri; the same paths run in the other tests"
+)]
 fn heap_workspace_allocates_nothing_after_construction() {
     let mut ws = HeapWorkspace::with_capacities(24, 12, 6, Config::new(5, 100_000)).unwrap();
     let st = drive(&mut ws, 40);
@@ -113,7 +116,10 @@ fn heap_workspace_allocates_nothing_after_construction() {
 }
 
 #[test]
-#[cfg_attr(miri, ignore = "minutes under Miri; the same paths run in the other tests")]
+#[cfg_attr(
+    miri,
+    ignore = "minutes under Miri; the same paths run in the other tests"
+)]
 fn inline_workspace_allocates_nothing_at_all() {
     let before = allocs();
     let ws = InlineWorkspace::<16, 8, 4>::new(Config::new(3, 100_000)).unwrap();
