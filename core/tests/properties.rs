@@ -10,8 +10,13 @@ use evoharness_core::{
 use proptest::prelude::*;
 
 fn cases() -> ProptestConfig {
-    // Miri runs the same properties, on far fewer cases.
-    ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 200 })
+    // Miri runs the same properties on far fewer cases, and without the failure file (Miri's
+    // isolation has no file system).
+    let mut c = ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 200 });
+    if cfg!(miri) {
+        c.failure_persistence = None;
+    }
+    c
 }
 
 fn script_bytes() -> impl Strategy<Value = Vec<u8>> {
