@@ -1,0 +1,22 @@
+//! Fuzz checks for `evoharness-core`, as ordinary functions.
+//!
+//! Each fuzz target in `fuzz_targets/` is one call into this crate, so the checks are plain,
+//! tested code: the unit tests run every checked-in seed through them on stable Rust, and a
+//! crash the fuzzer finds reproduces with `cargo test` once its bytes are a seed.
+//!
+//! # Layout
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`decode`] | untrusted bytes into frames (plain, streamed, COBS) and snapshot restores |
+//! | [`apply`] | a few header bytes choose a workspace; the rest is a script for `core`'s interpreter |
+//! | [`session`] | one scripted task that uses every action and outcome, for seeds and baselines |
+//! | [`seeds`] | the checked-in seed corpus, generated (`cargo run --example seeds`) |
+//!
+//! Any broken invariant panics with a message naming it: that panic is what the fuzzer
+//! reports as a crash.
+
+pub mod apply;
+pub mod decode;
+pub mod seeds;
+pub mod session;
