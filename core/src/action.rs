@@ -108,7 +108,8 @@ pub enum Commit<'a> {
     },
     /// Apply a status change (see the table in [`crate::progress`]). `Fail` records `value`
     /// as the step's error, `Checkpoint` records it as the cursor (it is required there);
-    /// other verbs ignore it.
+    /// other verbs do not record it, but a given `value` is resolved for every verb, so it must
+    /// point at something that exists.
     Step {
         /// Which step.
         step: StepRef,

@@ -49,7 +49,8 @@ pub struct Fact {
     pub confidence: f32,
     /// Where the current value came from.
     pub provenance: Provenance,
-    /// The event's source (tool index) when `provenance` is [`Provenance::Event`], else 0.
+    /// The tool index behind the value: the event's source for [`Provenance::Event`], the
+    /// tool of the last world action for [`Provenance::Action`], else 0.
     pub source: u16,
     /// The workspace clock when the value was last set or revised.
     pub set_at: u32,

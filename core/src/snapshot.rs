@@ -6,9 +6,10 @@
 //!
 //! The CRC-32 (IEEE, as zlib) covers everything before it. The body is specified in
 //! `PROTOCOL.md`. Restoring is all-or-nothing: the bytes are checked completely (framing,
-//! checksum, every item, every invariant `apply` keeps) before the workspace is touched, so
-//! truncated, corrupted, foreign or hand-crafted bytes give a [`SnapshotError`] and leave the
-//! workspace as it was. Snapshotting the same state always gives the same bytes.
+//! checksum, every item, and the invariants `apply` relies on: capacities, unique keys and
+//! triggers, confidences in range, the last act within the tool schema) before the workspace is
+//! touched, so truncated, corrupted, foreign or hand-crafted bytes give a [`SnapshotError`] and
+//! leave the workspace as it was. Snapshotting the same state always gives the same bytes.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -33,7 +34,8 @@ static CRC: crc::Crc<u32, crc::Table<1>> =
     crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
 const TAIL: usize = 4;
 
-/// The largest snapshot of a workspace with these capacities, in bytes.
+/// An upper bound on the snapshot of a workspace with these capacities, in bytes: a buffer of
+/// this size always suffices.
 pub const fn max_len(caps: Capacities) -> usize {
     HEAD + 3 * u16::BOUND
         + Config::BOUND

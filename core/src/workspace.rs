@@ -353,9 +353,11 @@ impl<St: Storage> Workspace<St> {
         if u32::from(cost) > self.remaining() {
             return Err(ApplyError::OverBudget);
         }
+        // -0.0 is stored as +0.0, so that eviction order (IEEE total order) cannot tell them
+        // apart.
         let conf = |c: f32| {
             if (0.0..=1.0).contains(&c) {
-                Ok(c)
+                Ok(if c == 0.0 { 0.0 } else { c })
             } else {
                 Err(ApplyError::BadConfidence)
             }

@@ -713,3 +713,15 @@ fn errors_display_a_sentence() {
         "the action costs more than the budget has left"
     );
 }
+
+#[test]
+fn negative_zero_confidence_is_stored_as_positive_zero() {
+    let mut w = ws();
+    let a = Action::Track(Track::Set {
+        key: key("k"),
+        value: int(1),
+        confidence: -0.0,
+    });
+    w.apply(&a).unwrap();
+    assert!(w.belief().facts()[0].confidence.is_sign_positive());
+}
