@@ -7,9 +7,9 @@
 //! The CRC-32 (IEEE, as zlib) covers everything before it. The body is specified in
 //! `PROTOCOL.md`. Restoring is all-or-nothing: the bytes are checked completely (framing,
 //! checksum, every item, and the invariants `apply` relies on: capacities, unique keys and
-//! triggers, confidences in range, the last act within the tool schema) before the workspace is
-//! touched, so truncated, corrupted, foreign or hand-crafted bytes give a [`SnapshotError`] and
-//! leave the workspace as it was. Snapshotting the same state always gives the same bytes.
+//! triggers, confidences in range, spending within the budget, the last act within the tool
+//! schema) before the workspace is touched, so truncated, corrupted, foreign or hand-crafted
+//! bytes give a [`SnapshotError`] and leave the workspace as it was. Snapshotting the same state always gives the same bytes.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -210,7 +210,7 @@ impl<St: Storage> Workspace<St> {
         }
         let (clock, spent, finished, last_act): (u32, u32, Option<bool>, Option<u16>) = r.get()?;
         let event: Option<EventBuf> = r.get()?;
-        if last_act.is_some_and(|t| t >= config.tools) {
+        if spent > config.budget || last_act.is_some_and(|t| t >= config.tools) {
             return Err(SnapshotError::Invalid);
         }
         if write {

@@ -171,3 +171,21 @@ fn small_buffers_are_an_error_not_a_panic() {
 fn the_same_state_always_gives_the_same_bytes() {
     assert_eq!(snap(&filled()), snap(&filled()));
 }
+
+#[test]
+fn spending_past_the_budget_is_refused() {
+    // Found by fuzzing: a forged snapshot with spent > budget used to restore.
+    let mut w = Ws::new(Config::new(2, 3)).unwrap();
+    w.apply(&Action::Finish { success: false }).unwrap();
+    let bytes = snap(&w);
+    // Body: caps (4, 3, 2), config (tools 2, budget 3, six costs), then clock, spent.
+    let spent_at = 10 + 3 + 1 + 1 + 6 + 1;
+    assert_eq!(bytes[spent_at], 0, "spent is 0 (finish is free)");
+    let mut v = bytes.clone();
+    v[spent_at] = 4;
+    refused(&reseal(v.clone()), SnapshotError::Invalid);
+    v[spent_at] = 3;
+    let mut ok = Ws::new(Config::new(2, 3)).unwrap();
+    ok.restore(&reseal(v)).unwrap();
+    assert_eq!(ok.remaining(), 0);
+}
