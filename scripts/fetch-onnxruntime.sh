@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Fetches the ONNX Runtime shared library that the runtime's ORT backend loads at run time
+# (ort with `load-dynamic`), into the git-ignored third_party/onnxruntime/lib/:
+#
+#   libonnxruntime.so.1.31.1
+#   libonnxruntime.so -> libonnxruntime.so.1.31.1
+#
+# The library comes from the onnxruntime wheel on PyPI (the only registry reachable from CI);
+# the .so inside does not use Python, so the wheel's CPython tag does not matter. Linux x86_64
+# only. Idempotent: when the library is already there with the expected sha256, nothing is
+# downloaded. Prints the library's path on stdout (messages go to stderr), so
+#
+#   export ORT_LIB="$(scripts/fetch-onnxruntime.sh)"
+#
+# works. Needs python3 with pip (set PYTHON to choose another interpreter).
+set -euo pipefail
+
+ORT_VERSION=1.31.1
+# sha256 of onnxruntime/capi/libonnxruntime.so.$ORT_VERSION in
+# onnxruntime-1.31.1-cp311-cp311-manylinux_2_28_x86_64.whl (29,352,200 bytes).
+# Update it together with ORT_VERSION.
+ORT_SHA256=fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3
+WHEEL_PLATFORM=manylinux_2_28_x86_64
+WHEEL_PYTHON=3.11
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dest="$root/third_party/onnxruntime/lib"
+lib="libonnxruntime.so.$ORT_VERSION"
+python="${PYTHON:-python3}"
+
+die() { echo "fetch-onnxruntime: error: $*" >&2; exit 1; }
+say() { echo "fetch-onnxruntime: $*" >&2; }
+sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+finish() {
+    ln -sfn "$lib" "$dest/libonnxruntime.so"
+    echo "$dest/$lib"
+    exit 0
+}
+
+[ "$(uname -s)/$(uname -m)" = "Linux/x86_64" ] \
+    || die "only Linux x86_64 is supported (this is $(uname -s)/$(uname -m))"
+
+if [ -f "$dest/$lib" ]; then
+    if [ "$(sha256 "$dest/$lib")" = "$ORT_SHA256" ]; then
+        say "$lib already present"
+        finish
+    fi
+    say "$dest/$lib has an unexpected sha256; fetching it again"
+fi
+
+command -v "$python" >/dev/null || die "$python not found (set PYTHON to a Python 3 with pip)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+say "downloading the onnxruntime $ORT_VERSION wheel from PyPI"
+"$python" -m pip download --quiet --disable-pip-version-check --no-deps \
+    --only-binary=:all: --platform "$WHEEL_PLATFORM" --python-version "$WHEEL_PYTHON" \
+    --implementation cp -d "$tmp" "onnxruntime==$ORT_VERSION" >&2 \
+    || die "pip download of onnxruntime==$ORT_VERSION ($WHEEL_PLATFORM, Python $WHEEL_PYTHON) failed"
+
+wheels=("$tmp"/onnxruntime-"$ORT_VERSION"-*.whl)
+[ -f "${wheels[0]}" ] || die "pip reported success but left no onnxruntime-$ORT_VERSION wheel"
+
+"$python" - "${wheels[0]}" "onnxruntime/capi/$lib" "$tmp/$lib" <<'PY' \
+    || die "could not extract onnxruntime/capi/$lib from $(basename "${wheels[0]}")"
+import shutil, sys, zipfile
+wheel, member, out = sys.argv[1:]
+with zipfile.ZipFile(wheel) as z, z.open(member) as src, open(out, "wb") as dst:
+    shutil.copyfileobj(src, dst)
+PY
+
+got="$(sha256 "$tmp/$lib")"
+[ "$got" = "$ORT_SHA256" ] \
+    || die "$lib from $(basename "${wheels[0]}") has sha256 $got, expected $ORT_SHA256"
+
+mkdir -p "$dest"
+chmod 0755 "$tmp/$lib"
+mv -f "$tmp/$lib" "$dest/$lib.partial"
+mv -f "$dest/$lib.partial" "$dest/$lib"
+say "installed $lib"
+finish
