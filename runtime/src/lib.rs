@@ -1,0 +1,18 @@
+//! Run a trained, self-managing agent: load an exported ONNX policy and drive a workspace with
+//! it.
+//!
+//! # Layout
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
+//! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
+//! | [`error`] | the one error type |
+
+pub mod backend;
+pub mod error;
+pub mod policy;
+
+pub use backend::{Active, Backend};
+pub use error::{Error, ErrorKind, Result};
+pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};

@@ -1,0 +1,599 @@
+//! Loading a structured-v1 policy and running it.
+//!
+//! A [`PolicyBuilder`] holds the options (backend, device, threads) and *commits* a policy from
+//! a file or from bytes, as ort does with sessions. Committing checks the file's contract (see
+//! `runtime/POLICY.md`) against the core's layout: the ABI name and version in the ONNX
+//! metadata, the capacities, the observation and action sizes, and every input and output's
+//! name, type and shape. A file that does not fit is refused with an error that names the
+//! mismatch; nothing is run on a guess.
+//!
+//! A [`Policy`] keeps its input tensors and output buffers from the start, so running it does
+//! not allocate in this crate (the backend may; see the crate's figures).
+
+use std::path::Path;
+
+use evoharness_core::Capacities;
+use evoharness_core::obs::{ABI, LAYOUT_VERSION, Layout};
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::value::{Tensor, TensorElementType, ValueType};
+
+use crate::backend::{self, Active, Backend};
+use crate::error::{Context, Error, ErrorKind, Result};
+
+/// Where inference runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Device {
+    /// The CPU.
+    #[default]
+    Cpu,
+    /// An NVIDIA GPU through ONNX Runtime's CUDA execution provider.
+    Cuda {
+        /// The CUDA device index.
+        device: i32,
+    },
+    /// An NVIDIA GPU through ONNX Runtime's TensorRT execution provider.
+    TensorRt {
+        /// The CUDA device index.
+        device: i32,
+    },
+}
+
+impl Device {
+    /// Parses `cpu`, `cuda`, `cuda:N`, `tensorrt` or `tensorrt:N`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let (name, id) = match s.split_once(':') {
+            Some((n, id)) => {
+                let id = id.parse().map_err(|_| {
+                    Error::new(ErrorKind::Config, format!("bad device index in `{s}`"))
+                })?;
+                (n, id)
+            }
+            None => (s, 0),
+        };
+        match name {
+            "cpu" => Ok(Device::Cpu),
+            "cuda" => Ok(Device::Cuda { device: id }),
+            "tensorrt" | "trt" => Ok(Device::TensorRt { device: id }),
+            _ => Err(Error::new(
+                ErrorKind::Config,
+                format!("unknown device `{s}`: expected cpu, cuda[:N] or tensorrt[:N]"),
+            )),
+        }
+    }
+}
+
+/// The contract a policy file declares, as read from its metadata and checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyAbi {
+    /// The ABI name (`structured-v1`).
+    pub abi: String,
+    /// The layout version.
+    pub layout_version: u32,
+    /// The workspace capacities and tool count the policy was trained for.
+    pub capacities: Capacities,
+    /// Floats in one observation.
+    pub obs_len: usize,
+    /// Action templates.
+    pub actions: usize,
+    /// The recurrent state's length, for a recurrent policy.
+    pub state_len: Option<usize>,
+    /// Whether the policy also outputs a value estimate.
+    pub has_value: bool,
+    /// The task's tool names, if the file names them.
+    pub tool_names: Vec<String>,
+    /// What made the file, if it says.
+    pub producer: Option<String>,
+}
+
+/// Options for loading a policy.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyBuilder {
+    backend: Backend,
+    device: Device,
+    cpu_fallback: bool,
+    threads: Option<usize>,
+}
+
+impl PolicyBuilder {
+    /// Defaults: automatic backend, CPU, no fallback, the backend's default threads.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The backend. The first policy a process loads initialises it (see [`crate::backend`]).
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// The device. A device that is not available is an error unless
+    /// [`PolicyBuilder::cpu_fallback`] allows running on the CPU instead.
+    pub fn device(mut self, device: Device) -> Self {
+        self.device = device;
+        self
+    }
+
+    /// Whether an unavailable device falls back to the CPU (with a warning in the log).
+    pub fn cpu_fallback(mut self, allow: bool) -> Self {
+        self.cpu_fallback = allow;
+        self
+    }
+
+    /// Intra-op threads (ONNX Runtime; tract ignores it).
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = Some(n);
+        self
+    }
+
+    /// Loads, checks and prepares the policy in `path`.
+    pub fn commit_from_file(self, path: impl AsRef<Path>) -> Result<Policy> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).context(ErrorKind::Io, || {
+            format!("reading policy {}", path.display())
+        })?;
+        self.commit(&bytes, &path.display().to_string())
+    }
+
+    /// Loads, checks and prepares a policy from the bytes of an ONNX file.
+    pub fn commit_from_memory(self, bytes: &[u8]) -> Result<Policy> {
+        self.commit(bytes, "policy in memory")
+    }
+
+    fn commit(self, bytes: &[u8], name: &str) -> Result<Policy> {
+        let active = backend::init(&self.backend)?;
+        let env = backend::environment().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Backend,
+                "backend initialised without an environment",
+            )
+        })?;
+        if matches!(active, Active::Tract) && self.device != Device::Cpu {
+            return Err(Error::new(
+                ErrorKind::Device,
+                format!(
+                    "{:?} requested, but this process runs the tract backend, which is CPU only; \
+                     choose the onnxruntime backend with a GPU build of ONNX Runtime",
+                    self.device
+                ),
+            ));
+        }
+        // The contract first: a file that is not a policy fails before any session exists.
+        let abi = read_abi(&Metadata::read(bytes, name)?, name)?;
+        let session = self.session(env, active, bytes, name)?;
+        Policy::new(session, abi, active, name)
+    }
+
+    fn session(
+        &self,
+        env: &ort::environment::Environment,
+        active: &Active,
+        bytes: &[u8],
+        name: &str,
+    ) -> Result<Session> {
+        let build = |device: Device| -> Result<Session> {
+            let fail = |e: ort::Error| {
+                Error::new(
+                    ErrorKind::Policy,
+                    format!("{name}: cannot create a session"),
+                )
+                .with_source(e)
+            };
+            let mut b = Session::builder(env).map_err(fail)?;
+            // tract skips its optimiser unless asked; `All`, not `Level3` (see FACTS).
+            b = b
+                .with_optimization_level(GraphOptimizationLevel::All)
+                .map_err(|e| fail(e.into()))?;
+            if let (Some(n), Active::OnnxRuntime { .. }) = (self.threads, active) {
+                b = b.with_intra_threads(n).map_err(|e| fail(e.into()))?;
+            }
+            let ep = match device {
+                Device::Cpu => None,
+                Device::Cuda { device } => Some(
+                    ort::ep::CUDA::default()
+                        .with_device_id(device)
+                        .build()
+                        .error_on_failure(),
+                ),
+                Device::TensorRt { device } => Some(
+                    ort::ep::TensorRT::default()
+                        .with_device_id(device)
+                        .build()
+                        .error_on_failure(),
+                ),
+            };
+            if let Some(ep) = ep {
+                b = b.with_execution_providers([ep]).map_err(|e| {
+                    Error::new(
+                        ErrorKind::Device,
+                        format!(
+                            "{device:?} is not available (the ONNX Runtime library may be a CPU \
+                             build, or the GPU or its drivers missing)"
+                        ),
+                    )
+                    .with_source(ort::Error::<()>::from(e))
+                })?;
+            }
+            b.commit_from_memory(bytes).map_err(|e| {
+                Error::new(
+                    ErrorKind::Policy,
+                    format!("{name} is not a valid ONNX model"),
+                )
+                .with_source(e)
+            })
+        };
+        match build(self.device) {
+            Err(e) if e.kind() == ErrorKind::Device && self.cpu_fallback => {
+                log::warn!("{e}; falling back to the CPU as allowed");
+                build(Device::Cpu)
+            }
+            other => other,
+        }
+    }
+}
+
+/// Where each of our inputs sits among the model's inputs.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Obs,
+    Mask,
+    State,
+}
+
+/// A loaded, checked policy with its buffers.
+pub struct Policy {
+    session: Session,
+    abi: PolicyAbi,
+    layout: Layout,
+    backend: &'static Active,
+    /// Our inputs in the model's input order.
+    order: Vec<Input>,
+    obs: Tensor<f32>,
+    mask: Tensor<f32>,
+    state: Option<Tensor<f32>>,
+    /// Output positions: logits, value, state_out.
+    out_logits: usize,
+    out_value: Option<usize>,
+    out_state: Option<usize>,
+    logits: Vec<f32>,
+    value: f32,
+}
+
+impl std::fmt::Debug for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Policy")
+            .field("abi", &self.abi)
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
+/// The part of an ONNX `ModelProto` this crate reads: its `metadata_props` (field 14). prost
+/// skips every other field, so the graph is not decoded twice.
+#[derive(Clone, PartialEq, prost::Message)]
+struct ModelMetadata {
+    #[prost(message, repeated, tag = "14")]
+    metadata_props: Vec<StringStringEntry>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct StringStringEntry {
+    #[prost(string, tag = "1")]
+    key: String,
+    #[prost(string, tag = "2")]
+    value: String,
+}
+
+/// A policy file's `evoharness.*` metadata, read from its bytes.
+struct Metadata(Vec<StringStringEntry>);
+
+impl Metadata {
+    fn read(bytes: &[u8], name: &str) -> Result<Self> {
+        use prost::Message as _;
+        let m = ModelMetadata::decode(bytes).map_err(|e| {
+            Error::new(
+                ErrorKind::Policy,
+                format!("{name} is not a valid ONNX model"),
+            )
+            .with_source(e)
+        })?;
+        Ok(Self(m.metadata_props))
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| e.value.clone())
+    }
+}
+
+impl Policy {
+    fn new(session: Session, abi: PolicyAbi, backend: &'static Active, name: &str) -> Result<Self> {
+        let layout = Layout::new(abi.capacities);
+        let bad = |what: String| Error::new(ErrorKind::Policy, format!("{name}: {what}"));
+
+        // Inputs: exactly obs, mask and (for a recurrent policy) state_in.
+        let mut order = Vec::new();
+        for i in session.inputs() {
+            let (input, want) = match i.name() {
+                "obs" => (Input::Obs, abi.obs_len),
+                "mask" => (Input::Mask, abi.actions),
+                "state_in" => match abi.state_len {
+                    Some(h) => (Input::State, h),
+                    None => {
+                        return Err(bad(
+                            "has a `state_in` input but no evoharness.state_len metadata".into(),
+                        ));
+                    }
+                },
+                other => {
+                    return Err(bad(format!(
+                        "unexpected input `{other}` (structured-v1 takes obs, mask and optionally state_in)"
+                    )));
+                }
+            };
+            check_tensor(i.dtype(), want).map_err(|e| bad(format!("input `{}`: {e}", i.name())))?;
+            order.push(input);
+        }
+        for (want, what) in [(Input::Obs, "obs"), (Input::Mask, "mask")] {
+            if !order
+                .iter()
+                .any(|i| std::mem::discriminant(i) == std::mem::discriminant(&want))
+            {
+                return Err(bad(format!("has no `{what}` input")));
+            }
+        }
+        let recurrent = order.iter().any(|i| matches!(i, Input::State));
+        if abi.state_len.is_some() && !recurrent {
+            return Err(bad(
+                "declares evoharness.state_len but has no `state_in` input".into(),
+            ));
+        }
+
+        // Outputs: logits, optionally value, and state_out exactly when recurrent.
+        let (mut out_logits, mut out_value, mut out_state) = (None, None, None);
+        for (k, o) in session.outputs().iter().enumerate() {
+            let (slot, want) = match o.name() {
+                "logits" => (&mut out_logits, abi.actions),
+                "value" => (&mut out_value, 1),
+                "state_out" if recurrent => (&mut out_state, abi.state_len.unwrap_or(0)),
+                other => return Err(bad(format!("unexpected output `{other}`"))),
+            };
+            check_tensor(o.dtype(), want)
+                .map_err(|e| bad(format!("output `{}`: {e}", o.name())))?;
+            *slot = Some(k);
+        }
+        let out_logits = out_logits.ok_or_else(|| bad("has no `logits` output".into()))?;
+        if recurrent && out_state.is_none() {
+            return Err(bad("has `state_in` but no `state_out` output".into()));
+        }
+        let abi = PolicyAbi {
+            has_value: out_value.is_some(),
+            ..abi
+        };
+
+        let tensor = |n: usize| {
+            Tensor::from_array(([1usize, n], vec![0f32; n])).context(ErrorKind::Policy, || {
+                "allocating an input tensor".to_string()
+            })
+        };
+        Ok(Self {
+            obs: tensor(abi.obs_len)?,
+            mask: tensor(abi.actions)?,
+            state: abi.state_len.map(tensor).transpose()?,
+            logits: vec![0.0; abi.actions],
+            value: 0.0,
+            session,
+            layout,
+            backend,
+            order,
+            out_logits,
+            out_value,
+            out_state,
+            abi,
+        })
+    }
+
+    /// The checked contract.
+    pub fn abi(&self) -> &PolicyAbi {
+        &self.abi
+    }
+
+    /// The structured-v1 layout for the policy's capacities.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The backend running it.
+    pub fn backend(&self) -> &'static Active {
+        self.backend
+    }
+
+    /// The recurrent state (empty for a feed-forward policy).
+    pub fn state(&self) -> &[f32] {
+        self.state.as_ref().map_or(&[], |t| t.extract_tensor().1)
+    }
+
+    /// Replaces the recurrent state (from a checkpoint); its length must be the policy's.
+    pub fn set_state(&mut self, state: &[f32]) -> Result<()> {
+        let have = self.state().len();
+        if state.len() != have {
+            return Err(Error::new(
+                ErrorKind::Checkpoint,
+                format!(
+                    "recurrent state of {} floats for a policy with {have}",
+                    state.len()
+                ),
+            ));
+        }
+        if let Some(t) = &mut self.state {
+            t.extract_tensor_mut().1.copy_from_slice(state);
+        }
+        Ok(())
+    }
+
+    /// Zeroes the recurrent state (a new episode).
+    pub fn reset_state(&mut self) {
+        if let Some(t) = &mut self.state {
+            t.extract_tensor_mut().1.fill(0.0);
+        }
+    }
+
+    /// The value estimate of the last run, if the policy has one.
+    pub fn value(&self) -> Option<f32> {
+        self.out_value.map(|_| self.value)
+    }
+
+    /// Runs the policy on one observation and mask (as [`Layout::encode`] and [`Layout::mask`]
+    /// write them); returns the logits, one per action template. A recurrent policy's state
+    /// advances. Allocates nothing in this crate.
+    pub fn run(&mut self, obs: &[f32], mask: &[u8]) -> Result<&[f32]> {
+        if obs.len() != self.abi.obs_len || mask.len() != self.abi.actions {
+            return Err(Error::new(
+                ErrorKind::Inference,
+                format!(
+                    "observation of {} and mask of {} for a policy of {} and {}",
+                    obs.len(),
+                    mask.len(),
+                    self.abi.obs_len,
+                    self.abi.actions
+                ),
+            ));
+        }
+        self.obs.extract_tensor_mut().1.copy_from_slice(obs);
+        for (m, &x) in self.mask.extract_tensor_mut().1.iter_mut().zip(mask) {
+            *m = f32::from(x);
+        }
+        let pick = |i: &Input| -> ort::session::SessionInputValue<'_> {
+            match i {
+                Input::Obs => (&self.obs).into(),
+                Input::Mask => (&self.mask).into(),
+                // `order` holds State only when `state` is Some.
+                Input::State => self.state.as_ref().unwrap_or(&self.obs).into(),
+            }
+        };
+        let outputs = match self.order.as_slice() {
+            [a, b] => self.session.run([pick(a), pick(b)]),
+            [a, b, c] => self.session.run([pick(a), pick(b), pick(c)]),
+            _ => unreachable!("checked at load: two or three inputs"),
+        }
+        .context(ErrorKind::Inference, || "running the policy".to_string())?;
+        let logits = outputs[self.out_logits]
+            .try_extract_tensor::<f32>()
+            .context(ErrorKind::Inference, || "reading the logits".to_string())?
+            .1;
+        self.logits.copy_from_slice(logits);
+        if let Some(k) = self.out_value {
+            let v = outputs[k]
+                .try_extract_tensor::<f32>()
+                .context(ErrorKind::Inference, || "reading the value".to_string())?;
+            self.value = v.1.first().copied().unwrap_or(0.0);
+        }
+        if let (Some(k), Some(state)) = (self.out_state, self.state.as_mut()) {
+            let s = outputs[k]
+                .try_extract_tensor::<f32>()
+                .context(ErrorKind::Inference, || {
+                    "reading the recurrent state".to_string()
+                })?;
+            state.extract_tensor_mut().1.copy_from_slice(s.1);
+        }
+        Ok(&self.logits)
+    }
+}
+
+/// A float tensor of shape `[1, n]` (the batch dimension may be dynamic).
+fn check_tensor(t: &ValueType, n: usize) -> std::result::Result<(), String> {
+    let ValueType::Tensor { ty, shape, .. } = t else {
+        return Err(format!("is {t:?}, expected a float32 tensor"));
+    };
+    if *ty != TensorElementType::Float32 {
+        return Err(format!("is {ty:?}, expected float32"));
+    }
+    let dims: &[i64] = shape;
+    match dims {
+        [b, m] if (*b == 1 || *b == -1) && usize::try_from(*m) == Ok(n) => Ok(()),
+        [_, m] => Err(format!("has {m} columns, the layout needs {n}")),
+        other => Err(format!("has shape {other:?}, expected [1, {n}]")),
+    }
+}
+
+fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
+    let bad = |what: String| Error::new(ErrorKind::Policy, format!("{name}: {what}"));
+    let get = |key: &str| -> Result<Option<String>> { Ok(meta.get(key)) };
+    let abi = get("evoharness.abi")?.ok_or_else(|| {
+        bad(
+            "no evoharness.abi metadata: not an evoharness policy (see runtime/POLICY.md for \
+             the metadata an exported policy carries)"
+                .into(),
+        )
+    })?;
+    if abi != ABI {
+        return Err(bad(format!(
+            "declares ABI `{abi}`; this runtime runs `{ABI}`"
+        )));
+    }
+    let num = |key: &str| -> Result<u64> {
+        let v = get(key)?.ok_or_else(|| bad(format!("missing {key} metadata")))?;
+        v.trim()
+            .parse()
+            .map_err(|_| bad(format!("{key} is `{v}`, not a number")))
+    };
+    let small = |key: &str| -> Result<u16> {
+        u16::try_from(num(key)?).map_err(|_| bad(format!("{key} is out of range")))
+    };
+    let layout_version = num("evoharness.layout_version")?;
+    if layout_version != u64::from(LAYOUT_VERSION) {
+        return Err(bad(format!(
+            "was made for layout version {layout_version}; this runtime's is {LAYOUT_VERSION}"
+        )));
+    }
+    let capacities = Capacities {
+        facts: small("evoharness.facts")?,
+        steps: small("evoharness.steps")?,
+        lessons: small("evoharness.lessons")?,
+        tools: small("evoharness.tools")?,
+    };
+    capacities
+        .validate()
+        .map_err(|e| bad(format!("capacities in metadata: {e}")))?;
+    let layout = Layout::new(capacities);
+    let (obs_len, actions) = (num("evoharness.obs_len")?, num("evoharness.actions")?);
+    if obs_len != layout.obs_len() as u64 || actions != layout.actions() as u64 {
+        return Err(bad(format!(
+            "metadata says {obs_len} observation floats and {actions} actions, but the layout for \
+             {} facts, {} steps, {} lessons and {} tools has {} and {}",
+            capacities.facts,
+            capacities.steps,
+            capacities.lessons,
+            capacities.tools,
+            layout.obs_len(),
+            layout.actions()
+        )));
+    }
+    let state_len = match get("evoharness.state_len")? {
+        None => None,
+        Some(_) => Some(usize::try_from(num("evoharness.state_len")?).unwrap_or(usize::MAX)),
+    };
+    let tool_names: Vec<String> = get("evoharness.tool_names")?
+        .map(|s| s.split(',').map(|t| t.trim().to_string()).collect())
+        .unwrap_or_default();
+    if !tool_names.is_empty() && tool_names.len() != usize::from(capacities.tools) {
+        return Err(bad(format!(
+            "names {} tools but declares {}",
+            tool_names.len(),
+            capacities.tools
+        )));
+    }
+    Ok(PolicyAbi {
+        abi,
+        layout_version: LAYOUT_VERSION,
+        capacities,
+        obs_len: layout.obs_len(),
+        actions: layout.actions(),
+        state_len,
+        has_value: false,
+        tool_names,
+        producer: get("evoharness.producer")?,
+    })
+}

@@ -1,0 +1,62 @@
+//! Shared by the runtime's integration tests: fixture paths and the reference outputs that
+//! Python ONNX Runtime computed for them (`tests/fixtures/make_fixtures.py`).
+
+#![allow(dead_code, reason = "each test binary uses a different part")]
+
+use std::path::PathBuf;
+
+pub(crate) fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+pub(crate) struct Case {
+    pub(crate) obs: Vec<f32>,
+    pub(crate) mask: Vec<u8>,
+    pub(crate) state_in: Option<Vec<f32>>,
+    pub(crate) logits: Vec<f32>,
+    pub(crate) value: Option<f32>,
+    pub(crate) state_out: Option<Vec<f32>>,
+    pub(crate) argmax: usize,
+}
+
+fn floats(v: &serde_json::Value) -> Vec<f32> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|x| x.as_f64().expect("a number") as f32)
+        .collect()
+}
+
+/// The reference cases for one model.
+pub(crate) fn reference(model: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(fixture("reference.json")).expect("reference.json");
+    let d: serde_json::Value = serde_json::from_str(&text).expect("valid json");
+    d["models"][model]["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| Case {
+            obs: floats(&c["inputs"]["obs"]),
+            mask: floats(&c["inputs"]["mask"])
+                .iter()
+                .map(|&m| u8::from(m != 0.0))
+                .collect(),
+            state_in: c["inputs"].get("state_in").map(floats),
+            logits: floats(&c["outputs"]["logits"]),
+            value: c["outputs"].get("value").map(|v| floats(v)[0]),
+            state_out: c["outputs"].get("state_out").map(floats),
+            argmax: c["argmax"].as_u64().expect("argmax") as usize,
+        })
+        .collect()
+}
+
+/// The largest absolute difference.
+pub(crate) fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}

@@ -1,0 +1,132 @@
+//! Loading policies on the embedded default backend (tract): the contract checks with every bad
+//! fixture, and outputs equal to what Python ONNX Runtime computed for the same inputs.
+
+mod common;
+
+use common::{fixture, max_diff, reference};
+use evoharness_runtime::{Backend, Device, ErrorKind, PolicyBuilder};
+
+fn load(name: &str) -> evoharness_runtime::Result<evoharness_runtime::Policy> {
+    PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .commit_from_file(fixture(name))
+}
+
+#[test]
+fn the_mlp_fixture_loads_with_its_contract() {
+    let p = load("mlp.onnx").unwrap();
+    let abi = p.abi();
+    assert_eq!(abi.abi, "structured-v1");
+    assert_eq!(
+        (
+            abi.capacities.facts,
+            abi.capacities.steps,
+            abi.capacities.lessons,
+            abi.capacities.tools
+        ),
+        (16, 8, 4, 3)
+    );
+    assert_eq!(
+        (abi.obs_len, abi.actions),
+        (p.layout().obs_len(), p.layout().actions())
+    );
+    assert_eq!(abi.tool_names, ["copy", "wait", "verify"]);
+    assert!(abi.has_value);
+    assert_eq!(abi.state_len, None);
+    assert_eq!(p.backend().name(), "tract");
+}
+
+#[test]
+fn tract_matches_onnxruntime_on_the_mlp() {
+    let mut p = load("mlp.onnx").unwrap();
+    for c in reference("mlp.onnx") {
+        let logits = p.run(&c.obs, &c.mask).unwrap().to_vec();
+        let d = max_diff(&logits, &c.logits);
+        assert!(d <= 1e-5, "logits differ by {d}");
+        let v = p.value().unwrap();
+        assert!((v - c.value.unwrap()).abs() <= 1e-5);
+        let best = (0..logits.len())
+            .max_by(|&a, &b| logits[a].total_cmp(&logits[b]))
+            .unwrap();
+        assert_eq!(best, c.argmax);
+    }
+}
+
+#[test]
+fn tract_matches_onnxruntime_on_the_recurrent_policy() {
+    let mut p = load("recurrent.onnx").unwrap();
+    assert_eq!(p.abi().state_len, Some(8));
+    for c in reference("recurrent.onnx") {
+        p.set_state(c.state_in.as_ref().unwrap()).unwrap();
+        let logits = p.run(&c.obs, &c.mask).unwrap().to_vec();
+        assert!(max_diff(&logits, &c.logits) <= 1e-5);
+        assert!(max_diff(p.state(), c.state_out.as_ref().unwrap()) <= 1e-5);
+    }
+    p.reset_state();
+    assert!(p.state().iter().all(|&x| x == 0.0));
+    assert_eq!(
+        p.set_state(&[0.0; 3]).unwrap_err().kind(),
+        ErrorKind::Checkpoint
+    );
+}
+
+#[track_caller]
+fn refused(name: &str, needle: &str) {
+    let e = load(name).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Policy, "{e}");
+    let msg = e.to_string();
+    assert!(msg.contains(needle), "`{msg}` should mention `{needle}`");
+    assert!(msg.contains(name), "`{msg}` should name the file");
+}
+
+#[test]
+fn bad_fixtures_are_refused_with_the_mismatch_named() {
+    refused(
+        "bad_obs_size.onnx",
+        "input `obs`: has 535 columns, the layout needs 534",
+    );
+    refused("no_metadata.onnx", "no evoharness.abi metadata");
+    refused("truncated.onnx", "is not a valid ONNX model");
+    refused("wrong_abi.onnx", "declares ABI `generative-v1`");
+    refused(
+        "mismatched_layout.onnx",
+        "but the layout for 16 facts, 8 steps, 4 lessons and 4 tools has",
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
+    assert_eq!(load("nope.onnx").unwrap_err().kind(), ErrorKind::Io);
+}
+
+#[test]
+fn gpu_on_tract_is_refused_clearly() {
+    let e = PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .device(Device::Cuda { device: 0 })
+        .commit_from_file(fixture("mlp.onnx"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Device);
+    assert!(e.to_string().contains("CPU only"), "{e}");
+}
+
+#[test]
+fn a_second_backend_in_one_process_is_an_error() {
+    load("mlp.onnx").unwrap();
+    let e = PolicyBuilder::new()
+        .backend(Backend::OnnxRuntime { library: None })
+        .commit_from_file(fixture("mlp.onnx"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Backend);
+    assert!(
+        e.to_string().contains("already uses the tract backend"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_buffer_sizes_are_an_error() {
+    let mut p = load("mlp.onnx").unwrap();
+    let e = p.run(&[0.0; 3], &[1; 223]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Inference);
+}
