@@ -5,14 +5,17 @@
 //!
 //! | module | what |
 //! | --- | --- |
+//! | [`agent`] | the agent loop, the [`Environment`] trait a host implements, action selection |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`error`] | the one error type |
 
+pub mod agent;
 pub mod backend;
 pub mod error;
 pub mod policy;
 
+pub use agent::{Agent, AgentConfig, Environment, Selection, StepReport, Summary};
 pub use backend::{Active, Backend};
 pub use error::{Error, ErrorKind, Result};
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};

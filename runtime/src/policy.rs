@@ -358,7 +358,12 @@ impl Policy {
                 "logits" => (&mut out_logits, abi.actions),
                 "value" => (&mut out_value, 1),
                 "state_out" if recurrent => (&mut out_state, abi.state_len.unwrap_or(0)),
-                other => return Err(bad(format!("unexpected output `{other}`"))),
+                "state_out" => return Err(bad("has `state_out` but no `state_in` input".into())),
+                other => {
+                    // Extra outputs (debug heads, auxiliary losses) are allowed and not read.
+                    log::debug!("{name}: ignoring output `{other}`");
+                    continue;
+                }
             };
             check_tensor(o.dtype(), want)
                 .map_err(|e| bad(format!("output `{}`: {e}", o.name())))?;

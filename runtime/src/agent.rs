@@ -1,0 +1,371 @@
+//! The agent loop: observe → encode → policy → mask → select → apply or dispatch → repeat.
+//!
+//! An [`Agent`] owns a [`Policy`], a workspace sized from the policy's contract, and a host
+//! [`Environment`] that runs world tools. Each [`Agent::step`] encodes the workspace and the
+//! current event, runs the policy, picks a legal action template (argmax, or seeded sampling
+//! with a temperature), resolves and applies it; a tool call goes to the environment, and what
+//! it returns (a result or an error event, never an abort) becomes the next event.
+//!
+//! Deterministic for a given seed on a given backend. Buffers are made once: after the first
+//! step, a step allocates nothing in this crate.
+
+use evoharness_core::obs::Layout;
+use evoharness_core::{Action, Config, Costs, EventBuf, HeapWorkspace, Outcome, ToolCall};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::policy::Policy;
+
+/// A host's world: the tools a task's actions call.
+///
+/// Tools never abort the agent: a failing tool returns an [`EventKind::Error`] event.
+///
+/// [`EventKind::Error`]: evoharness_core::EventKind::Error
+pub trait Environment {
+    /// How many tools the environment has; must equal the policy's tool count.
+    fn tools(&self) -> u16;
+
+    /// Starts a task; returns its first event.
+    fn reset(&mut self, seed: u64) -> EventBuf;
+
+    /// Runs one tool call; returns what the tool said.
+    fn call(&mut self, call: &ToolCall) -> EventBuf;
+}
+
+/// How the agent picks among legal templates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Selection {
+    /// The highest logit (ties: the lowest index).
+    Argmax,
+    /// A sample from `softmax(logits / temperature)` with the agent's seeded generator.
+    Sample {
+        /// Above 0; lower is greedier.
+        temperature: f32,
+    },
+}
+
+/// How an agent is set up.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentConfig {
+    /// The step budget of a task.
+    pub budget: u32,
+    /// What each verb costs.
+    pub costs: Costs,
+    /// How actions are picked.
+    pub selection: Selection,
+    /// Seeds the task and the sampler.
+    pub seed: u64,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            budget: 1_000,
+            costs: Costs::default(),
+            selection: Selection::Argmax,
+            seed: 0,
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepReport {
+    /// The template index chosen.
+    pub template: usize,
+    /// The action it resolved to.
+    pub action: Action<'static>,
+    /// What applying it gave.
+    pub outcome: Outcome,
+    /// The budget it cost.
+    pub cost: u32,
+}
+
+/// Why a run stopped, and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// `Some(claimed success)` if the agent finished; `None` if it ran out of budget or steps.
+    pub finished: Option<bool>,
+    /// Steps taken.
+    pub steps: u64,
+    /// World actions among them.
+    pub world_actions: u64,
+    /// Harness actions (track, commit, recall, note) among them.
+    pub harness_actions: u64,
+    /// Budget spent.
+    pub spent: u32,
+}
+
+/// A policy driving a workspace against an environment.
+pub struct Agent<E> {
+    policy: Policy,
+    env: E,
+    ws: HeapWorkspace,
+    layout: Layout,
+    config: AgentConfig,
+    obs: Vec<f32>,
+    mask: Vec<u8>,
+    rng: SplitMix64,
+    steps: u64,
+    world: u64,
+    harness: u64,
+}
+
+impl<E: Environment> Agent<E> {
+    /// An agent; the workspace's capacities come from the policy's contract, and the
+    /// environment's tool count must match it. Starts the first task.
+    pub fn new(policy: Policy, env: E, config: AgentConfig) -> Result<Self> {
+        let caps = policy.abi().capacities;
+        if env.tools() != caps.tools {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "the environment has {} tools, the policy was made for {}",
+                    env.tools(),
+                    caps.tools
+                ),
+            ));
+        }
+        if let Selection::Sample { temperature } = config.selection {
+            if !(temperature > 0.0 && temperature.is_finite()) {
+                return Err(Error::new(
+                    ErrorKind::Config,
+                    format!("sampling temperature must be above 0, not {temperature}"),
+                ));
+            }
+        }
+        let ws_config = Config {
+            tools: caps.tools,
+            budget: config.budget,
+            costs: config.costs,
+        };
+        let ws = HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, ws_config)
+            .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
+        let layout = policy.layout();
+        let mut agent = Self {
+            obs: vec![0.0; layout.obs_len()],
+            mask: vec![0; layout.actions()],
+            rng: SplitMix64(config.seed),
+            policy,
+            env,
+            ws,
+            layout,
+            config,
+            steps: 0,
+            world: 0,
+            harness: 0,
+        };
+        agent.start_task(config.seed);
+        Ok(agent)
+    }
+
+    /// Starts a new task with this seed: clears Belief and Progress, keeps Experience.
+    pub fn start_task(&mut self, seed: u64) {
+        self.ws.reset_task();
+        self.policy.reset_state();
+        let first = self.env.reset(seed);
+        self.ws.observe_owned(first);
+        self.steps = 0;
+        self.world = 0;
+        self.harness = 0;
+    }
+
+    /// The workspace.
+    pub fn workspace(&self) -> &HeapWorkspace {
+        &self.ws
+    }
+
+    /// The environment.
+    pub fn environment(&self) -> &E {
+        &self.env
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// One step of the loop. `Ok(None)` when the task has ended (finished, or no legal action
+    /// is left, as when the budget is spent).
+    pub fn step(&mut self) -> Result<Option<StepReport>> {
+        if self.ws.finished().is_some() {
+            return Ok(None);
+        }
+        let internal = |e: &dyn std::fmt::Display| {
+            Error::new(
+                ErrorKind::Workspace,
+                format!("the workspace refused the loop: {e}"),
+            )
+        };
+        self.layout
+            .encode(&self.ws, &mut self.obs)
+            .map_err(|e| internal(&e))?;
+        let legal = self
+            .layout
+            .mask(&self.ws, &mut self.mask)
+            .map_err(|e| internal(&e))?;
+        if legal == 0 {
+            return Ok(None);
+        }
+        let logits = self.policy.run(&self.obs, &self.mask)?;
+        let template = select(logits, &self.mask, self.config.selection, &mut self.rng);
+        let action = self
+            .layout
+            .resolve(&self.ws, template)
+            .map_err(|e| internal(&e))?;
+        let before = self.ws.spent();
+        // The mask said legal, so apply accepts it; anything else is a bug worth reporting.
+        let outcome = self.ws.apply(&action).map_err(|e| internal(&e))?;
+        self.steps += 1;
+        match &action {
+            Action::Act { .. } => self.world += 1,
+            Action::Finish { .. } => {}
+            _ => self.harness += 1,
+        }
+        if let Outcome::Call(call) = &outcome {
+            let event = self.env.call(call);
+            self.ws.observe_owned(event);
+        }
+        Ok(Some(StepReport {
+            template,
+            action,
+            outcome,
+            cost: self.ws.spent() - before,
+        }))
+    }
+
+    /// Steps until the task ends or `max_steps` steps were taken.
+    pub fn run(&mut self, max_steps: u64) -> Result<Summary> {
+        for _ in 0..max_steps {
+            if self.step()?.is_none() {
+                break;
+            }
+        }
+        Ok(self.summary())
+    }
+
+    /// What the current task did so far.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            finished: self.ws.finished(),
+            steps: self.steps,
+            world_actions: self.world,
+            harness_actions: self.harness,
+            spent: self.ws.spent(),
+        }
+    }
+}
+
+/// Picks a legal template: see [`Selection`]. `mask` has at least one legal entry.
+fn select(logits: &[f32], mask: &[u8], how: Selection, rng: &mut SplitMix64) -> usize {
+    let legal = || {
+        logits
+            .iter()
+            .zip(mask)
+            .enumerate()
+            .filter(|(_, (_, m))| **m == 1)
+    };
+    // NaN logits rank below everything; ties go to the lowest index.
+    let key = |l: f32| if l.is_nan() { f32::NEG_INFINITY } else { l };
+    let mut best = None::<(usize, f32)>;
+    for (i, (&l, _)) in legal() {
+        if best.is_none_or(|(_, b)| key(l) > b) {
+            best = Some((i, key(l)));
+        }
+    }
+    let best = best.map_or(0, |(i, _)| i);
+    let Selection::Sample { temperature } = how else {
+        return best;
+    };
+    let top = logits[best];
+    let weight = |l: f32| {
+        if l.is_nan() {
+            0.0
+        } else {
+            (f64::from(l - top) / f64::from(temperature)).exp()
+        }
+    };
+    let total: f64 = legal().map(|(_, (&l, _))| weight(l)).sum();
+    let mut target = rng.next_f64() * total;
+    for (i, (&l, _)) in legal() {
+        target -= weight(l);
+        if target <= 0.0 {
+            return i;
+        }
+    }
+    best
+}
+
+/// SplitMix64: a tiny, well-known generator whose whole state is one `u64` (so a checkpoint
+/// holds it exactly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SplitMix64(pub(crate) u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`, 53 bits.
+    fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argmax_picks_the_best_legal_and_breaks_ties_low() {
+        let mut r = SplitMix64(1);
+        let logits = [5.0, 1.0, 3.0, 3.0];
+        assert_eq!(select(&logits, &[0, 1, 1, 1], Selection::Argmax, &mut r), 2);
+        assert_eq!(select(&logits, &[1, 1, 1, 1], Selection::Argmax, &mut r), 0);
+        assert_eq!(
+            select(&[f32::NAN, 1.0], &[1, 1], Selection::Argmax, &mut r),
+            1
+        );
+    }
+
+    #[test]
+    fn sampling_is_seeded_and_stays_legal() {
+        let logits = [0.0, 0.5, 0.2, 9.0];
+        let mask = [1, 1, 1, 0];
+        let run = |seed| {
+            let mut r = SplitMix64(seed);
+            (0..200)
+                .map(|_| {
+                    select(
+                        &logits,
+                        &mask,
+                        Selection::Sample { temperature: 1.0 },
+                        &mut r,
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let a = run(7);
+        assert_eq!(a, run(7));
+        assert_ne!(a, run(8));
+        assert!(a.iter().all(|&i| i < 3), "never the masked template");
+        for i in 0..3 {
+            assert!(a.contains(&i), "template {i} never sampled");
+        }
+        // A cold temperature is greedy.
+        let mut r = SplitMix64(3);
+        let cold = Selection::Sample { temperature: 1e-3 };
+        assert!((0..50).all(|_| select(&logits, &mask, cold, &mut r) == 1));
+    }
+
+    #[test]
+    fn splitmix_matches_its_reference_values() {
+        // First outputs for seed 0 of the reference implementation.
+        let mut r = SplitMix64(0);
+        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
+    }
+}

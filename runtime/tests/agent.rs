@@ -1,0 +1,150 @@
+//! The agent loop on the embedded default backend: legal actions only, deterministic for a
+//! seed, recurrent state carried, budgets respected.
+
+mod common;
+#[path = "common/toy.rs"]
+mod toy;
+
+use common::fixture;
+use evoharness_core::Outcome;
+use evoharness_runtime::{Agent, AgentConfig, Backend, ErrorKind, PolicyBuilder, Selection};
+use toy::Toy;
+
+fn agent(model: &str, config: AgentConfig) -> Agent<Toy> {
+    let p = PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .commit_from_file(fixture(model))
+        .unwrap();
+    Agent::new(p, Toy::default(), config).unwrap()
+}
+
+fn snapshot(a: &Agent<Toy>) -> Vec<u8> {
+    let ws = a.workspace();
+    let mut buf = vec![0; evoharness_core::snapshot::max_len(ws.capacities())];
+    let n = ws.snapshot(&mut buf).unwrap().len();
+    buf.truncate(n);
+    buf
+}
+
+fn trace(a: &mut Agent<Toy>, steps: usize) -> Vec<usize> {
+    (0..steps)
+        .map_while(|_| a.step().unwrap())
+        .map(|r| r.template)
+        .collect()
+}
+
+#[test]
+fn every_step_is_legal_and_tool_calls_reach_the_environment() {
+    let sample = Selection::Sample { temperature: 1.0 };
+    let mut a = agent(
+        "mlp.onnx",
+        AgentConfig {
+            selection: sample,
+            seed: 3,
+            budget: 400,
+            ..Default::default()
+        },
+    );
+    let mut calls = 0;
+    while let Some(r) = a.step().unwrap() {
+        if matches!(r.outcome, Outcome::Call(_)) {
+            calls += 1;
+        }
+    }
+    let s = a.summary();
+    assert_eq!(a.environment().calls, calls);
+    assert_eq!(s.world_actions, calls);
+    assert!(s.steps > 0);
+    assert!(s.spent <= 400);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    for (model, selection) in [
+        ("mlp.onnx", Selection::Argmax),
+        ("mlp.onnx", Selection::Sample { temperature: 0.7 }),
+        ("recurrent.onnx", Selection::Sample { temperature: 1.0 }),
+    ] {
+        let config = AgentConfig {
+            selection,
+            seed: 11,
+            budget: 150,
+            ..Default::default()
+        };
+        let (mut a, mut b) = (agent(model, config), agent(model, config));
+        assert_eq!(
+            trace(&mut a, 200),
+            trace(&mut b, 200),
+            "{model} {selection:?}"
+        );
+        assert_eq!(snapshot(&a), snapshot(&b));
+        let mut c = agent(model, AgentConfig { seed: 12, ..config });
+        if matches!(selection, Selection::Sample { .. }) {
+            assert_ne!(
+                trace(&mut c, 200),
+                trace(&mut agent(model, config), 200),
+                "seed must matter"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_recurrent_policy_carries_its_state() {
+    let mut a = agent("recurrent.onnx", AgentConfig::default());
+    assert!(a.policy().state().iter().all(|&x| x == 0.0));
+    a.step().unwrap();
+    assert!(a.policy().state().iter().any(|&x| x != 0.0));
+    a.start_task(5);
+    assert!(
+        a.policy().state().iter().all(|&x| x == 0.0),
+        "a new task starts from zero state"
+    );
+}
+
+#[test]
+fn the_budget_ends_the_task() {
+    let mut a = agent(
+        "mlp.onnx",
+        AgentConfig {
+            budget: 5,
+            ..Default::default()
+        },
+    );
+    let s = a.run(1_000).unwrap();
+    assert!(s.spent <= 5);
+    assert!(s.steps <= 6, "{s:?}");
+}
+
+#[test]
+fn mismatched_environment_and_bad_temperature_are_refused() {
+    struct Two;
+    impl evoharness_runtime::Environment for Two {
+        fn tools(&self) -> u16 {
+            2
+        }
+        fn reset(&mut self, _: u64) -> evoharness_core::EventBuf {
+            unreachable!()
+        }
+        fn call(&mut self, _: &evoharness_core::ToolCall) -> evoharness_core::EventBuf {
+            unreachable!()
+        }
+    }
+    let p = || {
+        PolicyBuilder::new()
+            .backend(Backend::Tract)
+            .commit_from_file(fixture("mlp.onnx"))
+            .unwrap()
+    };
+    let e = Agent::new(p(), Two, AgentConfig::default()).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::Config);
+    assert!(e.to_string().contains("2 tools"), "{e}");
+    let bad = AgentConfig {
+        selection: Selection::Sample { temperature: 0.0 },
+        ..Default::default()
+    };
+    assert_eq!(
+        Agent::new(p(), Toy::default(), bad).err().unwrap().kind(),
+        ErrorKind::Config
+    );
+}
