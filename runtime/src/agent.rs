@@ -125,13 +125,13 @@ impl<E: Environment> Agent<E> {
                 ),
             ));
         }
-        if let Selection::Sample { temperature } = config.selection {
-            if !(temperature > 0.0 && temperature.is_finite()) {
-                return Err(Error::new(
-                    ErrorKind::Config,
-                    format!("sampling temperature must be above 0, not {temperature}"),
-                ));
-            }
+        if let Selection::Sample { temperature } = config.selection
+            && !(temperature > 0.0 && temperature.is_finite())
+        {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("sampling temperature must be above 0, not {temperature}"),
+            ));
         }
         let ws_config = Config {
             tools: caps.tools,
