@@ -53,7 +53,7 @@ impl evoharness_runtime::Environment for Toy {
                 self.limited = false;
                 event(EventKind::Result, 1, &[("waited", Value::Bool(true))])
             }
-            _ if self.limited || (self.calls + self.seed) % 4 == 0 => {
+            _ if self.limited || (self.calls + self.seed).is_multiple_of(4) => {
                 self.limited = true;
                 event(EventKind::Error, call.tool, &[("code", Value::Int(429))])
             }
