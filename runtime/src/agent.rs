@@ -14,6 +14,7 @@ use evoharness_core::{Action, Config, Costs, EventBuf, HeapWorkspace, Outcome, T
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::policy::Policy;
+use crate::trace::{TraceRecord, TraceSink};
 
 /// A host's world: the tools a task's actions call.
 ///
@@ -108,6 +109,8 @@ pub struct Agent<E> {
     steps: u64,
     world: u64,
     harness: u64,
+    trace: TraceSink,
+    trace_line: Vec<u8>,
 }
 
 impl<E: Environment> Agent<E> {
@@ -153,6 +156,8 @@ impl<E: Environment> Agent<E> {
             steps: 0,
             world: 0,
             harness: 0,
+            trace: TraceSink::Off,
+            trace_line: Vec::with_capacity(512),
         };
         agent.start_task(config.seed);
         Ok(agent)
@@ -167,6 +172,13 @@ impl<E: Environment> Agent<E> {
         self.steps = 0;
         self.world = 0;
         self.harness = 0;
+    }
+
+    /// Sends one record per step to `sink` (see [`crate::trace`]); [`TraceSink::Off`] stops.
+    pub fn set_trace(&mut self, sink: TraceSink) -> Result<()> {
+        let mut old = std::mem::replace(&mut self.trace, sink);
+        old.flush()
+            .map_err(|e| Error::new(ErrorKind::Io, "flushing the trace").with_source(e))
     }
 
     /// The workspace.
@@ -190,6 +202,7 @@ impl<E: Environment> Agent<E> {
         if self.ws.finished().is_some() {
             return Ok(None);
         }
+        let started = self.trace.is_on().then(std::time::Instant::now);
         let internal = |e: &dyn std::fmt::Display| {
             Error::new(
                 ErrorKind::Workspace,
@@ -225,12 +238,26 @@ impl<E: Environment> Agent<E> {
             let event = self.env.call(call);
             self.ws.observe_owned(event);
         }
-        Ok(Some(StepReport {
+        let report = StepReport {
             template,
             action,
             outcome,
             cost: self.ws.spent() - before,
-        }))
+        };
+        if let Some(t0) = started {
+            let record = TraceRecord {
+                step: self.steps,
+                template,
+                action: &report.action,
+                outcome: &report.outcome,
+                cost: report.cost,
+                latency_ns: u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            };
+            self.trace
+                .record(&record, &mut self.trace_line)
+                .map_err(|e| Error::new(ErrorKind::Io, "writing the trace").with_source(e))?;
+        }
+        Ok(Some(report))
     }
 
     /// Steps until the task ends or `max_steps` steps were taken.
@@ -240,6 +267,9 @@ impl<E: Environment> Agent<E> {
                 break;
             }
         }
+        self.trace
+            .flush()
+            .map_err(|e| Error::new(ErrorKind::Io, "flushing the trace").with_source(e))?;
         Ok(self.summary())
     }
 

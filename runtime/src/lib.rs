@@ -8,14 +8,17 @@
 //! | [`agent`] | the agent loop, the [`Environment`] trait a host implements, action selection |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
+//! | [`trace`] | one JSON line (or callback) per step |
 //! | [`error`] | the one error type |
 
 pub mod agent;
 pub mod backend;
 pub mod error;
 pub mod policy;
+pub mod trace;
 
 pub use agent::{Agent, AgentConfig, Environment, Selection, StepReport, Summary};
 pub use backend::{Active, Backend};
 pub use error::{Error, ErrorKind, Result};
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
+pub use trace::{TraceRecord, TraceSink};

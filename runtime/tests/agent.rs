@@ -148,3 +148,66 @@ fn mismatched_environment_and_bad_temperature_are_refused() {
         ErrorKind::Config
     );
 }
+
+#[test]
+fn traces_are_one_json_line_per_step_and_off_by_default() {
+    use std::sync::{Arc, Mutex};
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut a = agent(
+        "mlp.onnx",
+        AgentConfig {
+            budget: 30,
+            ..Default::default()
+        },
+    );
+    a.step().unwrap();
+    let out = Shared::default();
+    a.set_trace(evoharness_runtime::TraceSink::Json(Box::new(out.clone())))
+        .unwrap();
+    let s = a.run(10).unwrap();
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len() as u64,
+        s.steps - 1,
+        "the untraced first step is not in the trace"
+    );
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["step"], i as u64 + 2);
+        for key in ["template", "action", "outcome", "cost", "latency_ns"] {
+            assert!(l.get(key).is_some(), "{key} missing in {l}");
+        }
+    }
+    // A callback sees the same records.
+    let seen = Arc::new(Mutex::new(0u64));
+    let s2 = seen.clone();
+    let mut b = agent(
+        "mlp.onnx",
+        AgentConfig {
+            budget: 30,
+            ..Default::default()
+        },
+    );
+    b.set_trace(evoharness_runtime::TraceSink::Callback(Box::new(
+        move |r| {
+            assert!(r.latency_ns > 0);
+            *s2.lock().unwrap() += 1;
+        },
+    )))
+    .unwrap();
+    let s = b.run(10).unwrap();
+    assert_eq!(*seen.lock().unwrap(), s.steps);
+}
