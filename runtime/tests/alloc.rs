@@ -1,0 +1,179 @@
+//! After warm-up, an agent step allocates exactly what its policy run allocates: encoding,
+//! masking, selection, resolving, applying and the tool call allocate nothing; only the
+//! inference backend does. Counted by a global allocator that counts per thread (so the
+//! parallel test harness does not disturb the count), as in `core/tests/no_alloc.rs`.
+//!
+//! Only Rust allocations are counted: on ONNX Runtime that is ort's side of a run, not the C++
+//! library's own `malloc`s. The tract test runs by default; the ONNX Runtime one is ignored
+//! (it needs the library) and runs in a child process, since ort's backend is process-global:
+//!
+//! ```sh
+//! cargo test -p evoharness-runtime --test alloc -- --ignored --nocapture
+//! ```
+
+mod common;
+#[path = "common/toy.rs"]
+mod toy;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::process::Command;
+
+use common::{fixture, reference};
+use evoharness_runtime::{Agent, AgentConfig, Backend, Policy, PolicyBuilder, Selection};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls on this thread.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocs() -> u64 {
+    ALLOCS.with(Cell::get)
+}
+
+const WARM_UP: usize = 20;
+const COUNTED: usize = 300;
+
+fn load(backend: &Backend, model: &str) -> Policy {
+    PolicyBuilder::new()
+        .backend(backend.clone())
+        .commit_from_file(fixture(model))
+        .unwrap()
+}
+
+/// Allocations of each of `COUNTED` calls after `WARM_UP` calls of `f`; `f` returns whether it
+/// did the work being counted (a step that ends a task does not run the policy).
+fn per_call(mut f: impl FnMut() -> bool) -> Vec<u64> {
+    for _ in 0..WARM_UP {
+        f();
+    }
+    let mut counts = Vec::with_capacity(COUNTED);
+    while counts.len() < COUNTED {
+        let before = allocs();
+        let counted = f();
+        let n = allocs() - before;
+        if counted {
+            counts.push(n);
+        }
+    }
+    counts
+}
+
+/// Every call allocated the same number of times; that number.
+#[track_caller]
+fn constant(counts: &[u64], what: &str) -> u64 {
+    let (min, max) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+    assert_eq!(
+        min, max,
+        "{what}: between {min} and {max} allocations per call"
+    );
+    *min
+}
+
+/// Checks, for both fixture policies on `backend`, that a step allocates what a run does;
+/// prints the counts.
+fn step_allocates_only_its_policy_run(backend: &Backend) {
+    // The counter itself works (else this test could not fail).
+    let probe = allocs();
+    drop(std::hint::black_box(Box::new(7u64)));
+    assert_eq!(allocs(), probe + 1);
+
+    for model in ["mlp.onnx", "recurrent.onnx"] {
+        let mut p = load(backend, model);
+        let name = p.backend().name();
+        let cases = reference(model);
+        let mut k = 0;
+        let run = constant(
+            &per_call(|| {
+                let c = &cases[k % cases.len()];
+                k += 1;
+                p.run(&c.obs, &c.mask).is_ok()
+            }),
+            &format!("{name} {model} Policy::run"),
+        );
+
+        let config = AgentConfig {
+            budget: 1_000_000,
+            selection: Selection::Sample { temperature: 1.0 },
+            seed: 5,
+            ..Default::default()
+        };
+        let mut agent = Agent::new(load(backend, model), toy::Toy::default(), config).unwrap();
+        let mut task = 5;
+        let step = constant(
+            &per_call(|| {
+                if agent.step().unwrap().is_some() {
+                    return true;
+                }
+                task += 1;
+                agent.start_task(task);
+                false
+            }),
+            &format!("{name} {model} Agent::step"),
+        );
+        println!("{name} {model}: Policy::run allocates {run} times, Agent::step {step} times");
+        assert_eq!(
+            step, run,
+            "{name} {model}: a step allocates {step} times, its policy run {run}: the agent's \
+             own code allocates"
+        );
+    }
+}
+
+#[test]
+fn tract_step_allocates_only_its_policy_run() {
+    step_allocates_only_its_policy_run(&Backend::Tract);
+}
+
+const CHILD_BACKEND: &str = "EVOHARNESS_ALLOC_BACKEND";
+
+#[test]
+#[ignore = "needs ONNX Runtime: run scripts/fetch-onnxruntime.sh, then cargo test -p evoharness-runtime --test alloc -- --ignored"]
+fn onnx_runtime_step_allocates_only_its_policy_run() {
+    // In a child process, so that this test and the tract one can share a test run.
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "alloc_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_BACKEND, "onnxruntime")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the ONNX Runtime child failed");
+    assert!(stdout.contains("1 passed"), "the child did not run");
+}
+
+/// The child half of the ONNX Runtime test: does nothing unless the parent selected it.
+#[test]
+fn alloc_child() {
+    if let Some(b) = std::env::var_os(CHILD_BACKEND) {
+        step_allocates_only_its_policy_run(&Backend::parse(b.to_str().unwrap()).unwrap());
+    }
+}
