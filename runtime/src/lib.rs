@@ -10,15 +10,18 @@
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`trace`] | one JSON line (or callback) per step |
 //! | [`error`] | the one error type |
+//! | [`fixture_env`] | a toy environment for the test fixture policies (tests and demos; not a task) |
 
 pub mod agent;
 pub mod backend;
 pub mod error;
+pub mod fixture_env;
 pub mod policy;
 pub mod trace;
 
 pub use agent::{Agent, AgentConfig, Environment, Selection, StepReport, Summary};
 pub use backend::{Active, Backend};
 pub use error::{Error, ErrorKind, Result};
+pub use fixture_env::FixtureEnv;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
 pub use trace::{TraceRecord, TraceSink};

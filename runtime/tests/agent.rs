@@ -2,23 +2,22 @@
 //! seed, recurrent state carried, budgets respected.
 
 mod common;
-#[path = "common/toy.rs"]
-mod toy;
 
 use common::fixture;
 use evoharness_core::Outcome;
-use evoharness_runtime::{Agent, AgentConfig, Backend, ErrorKind, PolicyBuilder, Selection};
-use toy::Toy;
+use evoharness_runtime::{
+    Agent, AgentConfig, Backend, ErrorKind, FixtureEnv, PolicyBuilder, Selection,
+};
 
-fn agent(model: &str, config: AgentConfig) -> Agent<Toy> {
+fn agent(model: &str, config: AgentConfig) -> Agent<FixtureEnv> {
     let p = PolicyBuilder::new()
         .backend(Backend::Tract)
         .commit_from_file(fixture(model))
         .unwrap();
-    Agent::new(p, Toy::default(), config).unwrap()
+    Agent::new(p, FixtureEnv::new(), config).unwrap()
 }
 
-fn snapshot(a: &Agent<Toy>) -> Vec<u8> {
+fn snapshot(a: &Agent<FixtureEnv>) -> Vec<u8> {
     let ws = a.workspace();
     let mut buf = vec![0; evoharness_core::snapshot::max_len(ws.capacities())];
     let n = ws.snapshot(&mut buf).unwrap().len();
@@ -26,7 +25,7 @@ fn snapshot(a: &Agent<Toy>) -> Vec<u8> {
     buf
 }
 
-fn trace(a: &mut Agent<Toy>, steps: usize) -> Vec<usize> {
+fn trace(a: &mut Agent<FixtureEnv>, steps: usize) -> Vec<usize> {
     (0..steps)
         .map_while(|_| a.step().unwrap())
         .map(|r| r.template)
@@ -52,7 +51,7 @@ fn every_step_is_legal_and_tool_calls_reach_the_environment() {
         }
     }
     let s = a.summary();
-    assert_eq!(a.environment().calls, calls);
+    assert_eq!(a.environment().calls(), calls);
     assert_eq!(s.world_actions, calls);
     assert!(s.steps > 0);
     assert!(s.spent <= 400);
@@ -144,7 +143,10 @@ fn mismatched_environment_and_bad_temperature_are_refused() {
         ..Default::default()
     };
     assert_eq!(
-        Agent::new(p(), Toy::default(), bad).err().unwrap().kind(),
+        Agent::new(p(), FixtureEnv::new(), bad)
+            .err()
+            .unwrap()
+            .kind(),
         ErrorKind::Config
     );
 }

@@ -1,0 +1,471 @@
+//! `evoharness run`: drive a policy against a built-in environment, with a progress line and
+//! a summary.
+//!
+//! The only environment is `fixture` ([`FixtureEnv`]), a toy for the fixture policies. The
+//! simulated tasks that policies are trained and judged on are not built yet, and this command
+//! does not pretend otherwise.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use evoharness_core::{Action, EventKind, Outcome, Verb};
+use evoharness_runtime::fixture_env::{self, FixtureEnv};
+use evoharness_runtime::{Agent, AgentConfig, Environment, ErrorKind, Selection, TraceSink};
+
+use crate::args::{self, Flag, Usage};
+use crate::failure::Failure;
+use crate::options;
+
+const HELP: &str = "\
+evoharness run: run a policy against a built-in environment
+
+Usage: evoharness run POLICY.onnx [OPTIONS]
+
+Loads and checks the policy, then runs the agent loop (observe, run the policy, pick a legal
+action, apply it or call a tool) until the agent finishes, the budget is spent or --steps
+steps were taken. Shows progress on stderr when it is a terminal, then prints a summary: steps,
+world and harness actions by verb, budget spent, whether the agent finished, backend, time per
+step.
+
+Options:
+  --env NAME           the environment; the only one is `fixture` (the default): a toy
+                       environment for the fixture policies in runtime/tests/fixtures (three
+                       tools: copy, wait, verify), not a task. The simulated tasks policies are
+                       trained and judged on are not built yet.
+  --seed N             seeds the environment and the sampler (default 0)
+  --temperature T      sample from softmax(logits / T), T > 0; without it the agent takes the
+                       legal template with the highest logit
+  --budget N           the task's step budget (default 1000); every action but finish costs 1
+  --steps N            stop after N steps even if the task goes on (default: no limit)
+  --trace FILE         write one JSON line per step to FILE (see the runtime's `trace` module)
+  --json               print the summary as one JSON object instead
+  -v, --verbose        also print the runtime's information messages
+";
+
+/// `evoharness run --help`.
+pub(crate) fn help() -> String {
+    format!(
+        "{HELP}{}{}{}",
+        options::BACKEND_HELP,
+        options::DEVICE_HELP,
+        options::HELP_HELP
+    )
+}
+
+const FLAGS: &[Flag] = &[
+    options::BACKEND_FLAGS[0],
+    options::BACKEND_FLAGS[1],
+    options::DEVICE_FLAGS[0],
+    options::DEVICE_FLAGS[1],
+    options::DEVICE_FLAGS[2],
+    Flag::value("--env", "fixture"),
+    Flag::value("--seed", "a number"),
+    Flag::value("--temperature", "a number above 0"),
+    Flag::value("--budget", "a number"),
+    Flag::value("--steps", "a number"),
+    Flag::value("--trace", "a file"),
+    Flag::switch("--json"),
+    Flag::switch("--verbose"),
+    Flag::switch("-v"),
+];
+
+/// One line about the environment, said wherever the environment is named.
+const FIXTURE_IS: &str = "a toy environment for the fixture policies, not a task";
+
+/// The run's settings, from the command line.
+struct Settings {
+    file: String,
+    config: AgentConfig,
+    max_steps: Option<u64>,
+    trace: Option<String>,
+    json: bool,
+}
+
+pub(crate) fn main(argv: impl IntoIterator<Item = String>) -> Result<(), Failure> {
+    let p = args::parse("run", FLAGS, argv)?;
+    if p.help {
+        print!("{}", help());
+        return Ok(());
+    }
+    let [file] = p.positionals([("POLICY", "the .onnx policy file to run")])?;
+    crate::init_log(p.switch("--verbose") || p.switch("-v"));
+    match p.value("--env").unwrap_or("fixture") {
+        "fixture" => {}
+        other => {
+            return Err(Usage::new(
+                "run",
+                format!(
+                    "unknown environment `{other}`: the only one is `fixture` ({FIXTURE_IS}); \
+                     the task suite is not built yet"
+                ),
+            )
+            .into());
+        }
+    }
+    let above_zero = "a whole number above 0";
+    let positive = |name: &str| -> Result<Option<u64>, Usage> {
+        match p.parse::<u64>(name, above_zero)? {
+            Some(0) => Err(Usage::new(
+                "run",
+                format!("`{name} 0`: expected {above_zero}"),
+            )),
+            n => Ok(n),
+        }
+    };
+    let defaults = AgentConfig::default();
+    let budget = match positive("--budget")? {
+        Some(b) => u32::try_from(b)
+            .map_err(|_| Usage::new("run", format!("`--budget {b}`: at most {}", u32::MAX)))?,
+        None => defaults.budget,
+    };
+    let selection = match p.parse::<f32>("--temperature", "a number above 0")? {
+        None => Selection::Argmax,
+        Some(t) if t > 0.0 && t.is_finite() => Selection::Sample { temperature: t },
+        Some(t) => {
+            return Err(Usage::new(
+                "run",
+                format!("`--temperature {t}`: expected a number above 0"),
+            )
+            .into());
+        }
+    };
+    let settings = Settings {
+        file: file.to_string(),
+        config: AgentConfig {
+            budget,
+            selection,
+            seed: p
+                .parse("--seed", "a whole number")?
+                .unwrap_or(defaults.seed),
+            ..defaults
+        },
+        max_steps: positive("--steps")?,
+        trace: p.value("--trace").map(String::from),
+        json: p.switch("--json"),
+    };
+    let choice = options::choice(&p, "run")?;
+    run(&settings, &choice)
+}
+
+fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
+    let loading = Instant::now();
+    let options::Loaded { policy, device } = options::load(choice, &s.file)?;
+    let load_time = loading.elapsed();
+    let tool_names = policy.abi().tool_names.clone();
+    let env = FixtureEnv::new();
+    if policy.abi().capacities.tools != env.tools() {
+        return Err(Failure::other(format!(
+            "{}: the policy is made for {} tools, the fixture environment has {} ({}); \
+             it only fits the fixture policies in runtime/tests/fixtures (the task suite is \
+             not built yet)",
+            s.file,
+            policy.abi().capacities.tools,
+            env.tools(),
+            fixture_env::TOOL_NAMES.join(", ")
+        )));
+    }
+    if !tool_names.is_empty() && tool_names != fixture_env::TOOL_NAMES {
+        log::warn!(
+            target: "evoharness",
+            "the policy's tools ({}) are not the fixture environment's ({}): it runs, but its \
+             tool calls mean something else here",
+            tool_names.join(", "),
+            fixture_env::TOOL_NAMES.join(", ")
+        );
+    }
+    let mut agent = Agent::new(policy, env, s.config).map_err(|e| Failure::runtime(&e))?;
+    if let Some(path) = &s.trace {
+        let f = std::fs::File::create(path)
+            .map_err(|e| Failure::io(path, "cannot create the trace file", &e))?;
+        agent
+            .set_trace(TraceSink::Json(Box::new(std::io::BufWriter::new(f))))
+            .map_err(|e| Failure::about(path, &e))?;
+    }
+
+    let mut tally = Tally::new(fixture_env::TOOL_NAMES.len());
+    let mut progress = Progress::new(std::io::stderr().is_terminal() && !s.json);
+    let started = Instant::now();
+    let limit = s.max_steps.unwrap_or(u64::MAX);
+    while tally.steps < limit {
+        let Some(report) = agent.step().map_err(|e| match e.kind() {
+            ErrorKind::Io => Failure::about(s.trace.as_deref().unwrap_or("trace"), &e),
+            _ => Failure::runtime(&e),
+        })?
+        else {
+            break;
+        };
+        let failed = matches!(report.outcome, Outcome::Call(_))
+            && agent
+                .workspace()
+                .event()
+                .is_some_and(|e| e.kind == EventKind::Error);
+        tally.add(&report.action, failed);
+        progress.show(&tally, agent.workspace().spent(), s.config.budget, started);
+    }
+    let elapsed = started.elapsed();
+    progress.clear();
+    // Flushes the trace file.
+    agent
+        .set_trace(TraceSink::Off)
+        .map_err(|e| Failure::about(s.trace.as_deref().unwrap_or("trace"), &e))?;
+
+    let ws = agent.workspace();
+    let summary = agent.summary();
+    let stop = match summary.finished {
+        Some(true) => "the agent finished, claiming success",
+        Some(false) => "the agent finished, giving up",
+        None if tally.steps >= limit => "the --steps limit was reached",
+        None if ws.remaining() == 0 => "the budget is spent",
+        None => "no legal action was left",
+    };
+    let report = Report {
+        s,
+        device: &device,
+        tool_names: &fixture_env::TOOL_NAMES,
+        tally: &tally,
+        finished: summary.finished,
+        stop,
+        spent: summary.spent,
+        elapsed,
+        load_time,
+    };
+    if s.json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(())
+}
+
+/// Counts by verb and by tool.
+struct Tally {
+    steps: u64,
+    verbs: [u64; 6],
+    tools: Vec<u64>,
+    tool_errors: u64,
+}
+
+const VERBS: [(Verb, &str); 6] = [
+    (Verb::Act, "act"),
+    (Verb::Track, "track"),
+    (Verb::Commit, "commit"),
+    (Verb::Recall, "recall"),
+    (Verb::Note, "note"),
+    (Verb::Finish, "finish"),
+];
+
+impl Tally {
+    fn new(tools: usize) -> Self {
+        Self {
+            steps: 0,
+            verbs: [0; 6],
+            tools: vec![0; tools],
+            tool_errors: 0,
+        }
+    }
+
+    fn add(&mut self, action: &Action<'_>, failed: bool) {
+        self.steps += 1;
+        self.verbs[action.verb() as usize] += 1;
+        if let Action::Act { tool, .. } = action
+            && let Some(n) = self.tools.get_mut(usize::from(*tool))
+        {
+            *n += 1;
+        }
+        self.tool_errors += u64::from(failed);
+    }
+
+    fn verb(&self, v: Verb) -> u64 {
+        self.verbs[v as usize]
+    }
+
+    fn world(&self) -> u64 {
+        self.verb(Verb::Act)
+    }
+
+    fn harness(&self) -> u64 {
+        [Verb::Track, Verb::Commit, Verb::Recall, Verb::Note]
+            .iter()
+            .map(|&v| self.verb(v))
+            .sum()
+    }
+}
+
+/// The `\r` progress line on a terminal, redrawn at most ten times a second.
+struct Progress {
+    on: bool,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    fn new(on: bool) -> Self {
+        Self { on, last: None }
+    }
+
+    fn show(&mut self, t: &Tally, spent: u32, budget: u32, started: Instant) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|l| l.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let ms = started.elapsed().as_secs_f64() * 1e3 / t.steps.max(1) as f64;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[K  step {}  budget {spent}/{budget}  world {}  harness {}  {ms:.3} ms/step",
+            t.steps,
+            t.world(),
+            t.harness()
+        );
+        let _ = err.flush();
+    }
+
+    fn clear(&self) {
+        if self.on && self.last.is_some() {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}
+
+/// `1 action`, `2 actions`.
+fn count(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+struct Report<'a> {
+    s: &'a Settings,
+    device: &'a str,
+    tool_names: &'a [&'a str],
+    tally: &'a Tally,
+    finished: Option<bool>,
+    stop: &'static str,
+    spent: u32,
+    elapsed: Duration,
+    load_time: Duration,
+}
+
+impl Report<'_> {
+    fn ms_per_step(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1e3 / self.tally.steps.max(1) as f64
+    }
+
+    fn selection(&self) -> String {
+        match self.s.config.selection {
+            Selection::Argmax => "argmax (highest legal logit)".to_string(),
+            Selection::Sample { temperature } => {
+                format!("sampling at temperature {temperature}")
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        let t = self.tally;
+        let mut out = format!("evoharness run: {}\n", self.s.file);
+        let mut row = |k: &str, v: String| out.push_str(&format!("  {k:<13}{v}\n"));
+        row("environment", format!("fixture: {FIXTURE_IS}"));
+        row(
+            "backend",
+            format!("{} on {}", options::backend_phrase(), self.device),
+        );
+        row(
+            "selection",
+            format!("{}, seed {}", self.selection(), self.s.config.seed),
+        );
+        row("steps", format!("{} (stopped: {})", t.steps, self.stop));
+        row(
+            "finished",
+            match self.finished {
+                Some(true) => "yes, claiming success".to_string(),
+                Some(false) => "yes, giving up".to_string(),
+                None => "no".to_string(),
+            },
+        );
+        row(
+            "budget",
+            format!("{} of {} spent", self.spent, self.s.config.budget),
+        );
+        let tools: Vec<String> = self
+            .tool_names
+            .iter()
+            .zip(&t.tools)
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        row(
+            "world",
+            format!(
+                "{}: {}; {}",
+                count(t.world(), "action"),
+                tools.join(", "),
+                count(t.tool_errors, "tool error")
+            ),
+        );
+        let verbs: Vec<String> = VERBS[1..5]
+            .iter()
+            .map(|(v, n)| format!("{n} {}", t.verb(*v)))
+            .collect();
+        row(
+            "harness",
+            format!("{}: {}", count(t.harness(), "action"), verbs.join(", ")),
+        );
+        row(
+            "time",
+            format!(
+                "{:.3} ms per step ({} steps in {:.1} ms; policy loaded in {:.1} ms)",
+                self.ms_per_step(),
+                t.steps,
+                self.elapsed.as_secs_f64() * 1e3,
+                self.load_time.as_secs_f64() * 1e3
+            ),
+        );
+        if let Some(path) = &self.s.trace {
+            row("trace", format!("{path}, one JSON line per step"));
+        }
+        out
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let t = self.tally;
+        let tools: serde_json::Map<String, serde_json::Value> = self
+            .tool_names
+            .iter()
+            .zip(&t.tools)
+            .map(|(n, c)| (n.to_string(), (*c).into()))
+            .collect();
+        let verbs: serde_json::Map<String, serde_json::Value> = VERBS
+            .iter()
+            .map(|(v, n)| (n.to_string(), t.verb(*v).into()))
+            .collect();
+        serde_json::json!({
+            "policy": self.s.file,
+            "environment": "fixture",
+            "backend": evoharness_runtime::backend::active().map(|a| a.name()),
+            "device": self.device,
+            "seed": self.s.config.seed,
+            "temperature": match self.s.config.selection {
+                Selection::Argmax => None,
+                Selection::Sample { temperature } => Some(temperature),
+            },
+            "steps": t.steps,
+            "stopped": self.stop,
+            "finished": self.finished.is_some(),
+            "success": self.finished,
+            "budget": self.s.config.budget,
+            "spent": self.spent,
+            "world_actions": t.world(),
+            "harness_actions": t.harness(),
+            "verbs": verbs,
+            "tools": tools,
+            "tool_errors": t.tool_errors,
+            "ms_per_step": self.ms_per_step(),
+            "load_ms": self.load_time.as_secs_f64() * 1e3,
+            "trace": self.s.trace,
+        })
+    }
+}

@@ -1,0 +1,154 @@
+//! A toy environment for the test fixture policies: for tests, demos and the `evoharness run`
+//! smoke run. **Not a task.**
+//!
+//! The fixture policies in `runtime/tests/fixtures/` (random weights, see `runtime/POLICY.md`)
+//! are built for three tools named `copy`, `wait` and `verify`. [`FixtureEnv`] gives those
+//! three tools a few lines of deterministic behaviour, so that a policy can be driven end to end
+//! without a host: `copy` moves a cursor on by 4, `wait` clears a rate limit, `verify` reports
+//! the cursor, and every fourth call (offset by the seed) is refused with an error event
+//! (`code` 429) until the agent waits. There is no goal to reach and nothing to score: the
+//! simulated enterprise tasks that policies are trained and judged on are a separate, later
+//! part of the runtime.
+//!
+//! ```no_run
+//! use evoharness_runtime::{Agent, AgentConfig, Backend, FixtureEnv, PolicyBuilder};
+//!
+//! # fn main() -> evoharness_runtime::Result<()> {
+//! let policy = PolicyBuilder::new()
+//!     .backend(Backend::Tract)
+//!     .commit_from_file("runtime/tests/fixtures/mlp.onnx")?;
+//! let mut agent = Agent::new(policy, FixtureEnv::new(), AgentConfig::default())?;
+//! let summary = agent.run(50)?;
+//! println!("{} steps, {} tool calls", summary.steps, agent.environment().calls());
+//! # Ok(())
+//! # }
+//! ```
+
+use evoharness_core::{EventBuf, EventKind, FieldBuf, ToolCall, Value};
+
+use crate::agent::Environment;
+
+/// The fixture environment's tools, in tool-index order: the `evoharness.tool_names` of the
+/// fixture policies.
+pub const TOOL_NAMES: [&str; 3] = ["copy", "wait", "verify"];
+
+/// A toy environment with the fixture policies' three tools; see the [module docs](self).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixtureEnv {
+    cursor: i64,
+    calls: u64,
+    limited: bool,
+    seed: u64,
+}
+
+impl FixtureEnv {
+    /// A fresh environment (the agent's [`Environment::reset`] seeds it).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Tool calls since the last reset.
+    pub fn calls(&self) -> u64 {
+        self.calls
+    }
+
+    /// How far `copy` has moved the cursor since the last reset.
+    pub fn cursor(&self) -> i64 {
+        self.cursor
+    }
+
+    /// Whether calls other than `wait` are refused until the agent waits.
+    pub fn rate_limited(&self) -> bool {
+        self.limited
+    }
+}
+
+fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
+    let mut e = EventBuf {
+        kind,
+        source,
+        fields: Default::default(),
+    };
+    for (k, v) in fields {
+        // Short keys and at most two fields: within the core's limits by construction.
+        let Ok(key) = (*k).try_into() else { continue };
+        let _ = e.fields.push(FieldBuf {
+            key,
+            value: v.clone(),
+        });
+    }
+    e
+}
+
+impl Environment for FixtureEnv {
+    fn tools(&self) -> u16 {
+        TOOL_NAMES.len() as u16
+    }
+
+    fn reset(&mut self, seed: u64) -> EventBuf {
+        *self = FixtureEnv {
+            seed,
+            ..FixtureEnv::default()
+        };
+        event(
+            EventKind::Notice,
+            0,
+            &[("job", Value::Int(seed as i64)), ("cursor", Value::Int(0))],
+        )
+    }
+
+    fn call(&mut self, call: &ToolCall) -> EventBuf {
+        self.calls += 1;
+        match call.tool {
+            1 => {
+                self.limited = false;
+                event(EventKind::Result, 1, &[("waited", Value::Bool(true))])
+            }
+            _ if self.limited || self.calls.wrapping_add(self.seed).is_multiple_of(4) => {
+                self.limited = true;
+                event(EventKind::Error, call.tool, &[("code", Value::Int(429))])
+            }
+            0 => {
+                self.cursor += 4;
+                event(EventKind::Result, 0, &[("cursor", Value::Int(self.cursor))])
+            }
+            _ => event(EventKind::Result, 2, &[("copied", Value::Int(self.cursor))]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(tool: u16) -> ToolCall {
+        ToolCall {
+            tool,
+            args: Default::default(),
+        }
+    }
+
+    #[test]
+    fn copies_are_rate_limited_until_a_wait() {
+        let mut env = FixtureEnv::new();
+        let first = env.reset(0);
+        assert_eq!(first.kind, EventKind::Notice);
+        let kinds: Vec<_> = (0..4).map(|_| env.call(&call(0)).kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                EventKind::Result,
+                EventKind::Result,
+                EventKind::Result,
+                EventKind::Error
+            ]
+        );
+        assert!(env.rate_limited());
+        assert_eq!(env.call(&call(0)).kind, EventKind::Error, "still limited");
+        assert_eq!(env.call(&call(1)).kind, EventKind::Result);
+        assert!(!env.rate_limited());
+        assert_eq!((env.cursor(), env.calls()), (12, 6));
+        env.reset(1);
+        assert_eq!((env.cursor(), env.calls()), (0, 0));
+    }
+}

@@ -1,0 +1,354 @@
+//! The `evoharness` command-line tool, run as a process: `inspect` on every fixture (one clear
+//! line and exit status 2 for each broken one), `run` on the fixture environment, traces, and
+//! argument mistakes.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use common::fixture;
+
+fn evoharness(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(args)
+        // The default backend is `auto`; the tests pin tract so that they do not depend on
+        // whether ONNX Runtime was fetched.
+        .env_remove("EVOHARNESS_ORT_LIB")
+        .output()
+        .expect("the evoharness binary runs")
+}
+
+fn path(name: &str) -> String {
+    fixture(name).display().to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// A fresh path in the temporary directory, removed first if it exists.
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("evoharness-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn inspect_prints_the_contract_of_the_good_fixtures() {
+    for (name, state) in [("mlp.onnx", "none"), ("recurrent.onnx", "8 floats")] {
+        let o = evoharness(&["inspect", &path(name), "--backend", "tract"]);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+        for want in [
+            "a valid structured-v1 policy",
+            "layout version 1",
+            "16 facts, 8 steps, 4 lessons, 3 tools",
+            "534 floats",
+            "223 templates",
+            state,
+            "copy, wait, verify",
+            "make_fixtures.py",
+            "tract",
+            "logits finite",
+        ] {
+            assert!(out.contains(want), "{name}: `{want}` missing in\n{out}");
+        }
+    }
+    let o = evoharness(&[
+        "inspect",
+        &path("recurrent.onnx"),
+        "--backend=tract",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["abi"], "structured-v1");
+    assert_eq!(j["layout_version"], 1);
+    assert_eq!(j["obs_len"], 534);
+    assert_eq!(j["actions"], 223);
+    assert_eq!(j["state_len"], 8);
+    assert_eq!(j["value"], false);
+    assert_eq!(j["capacities"]["tools"], 3);
+    assert_eq!(
+        j["tool_names"],
+        serde_json::json!(["copy", "wait", "verify"])
+    );
+    assert_eq!(j["backend"], "tract");
+}
+
+#[test]
+fn inspect_refuses_each_bad_fixture_with_one_line() {
+    for (name, what) in [
+        (
+            "bad_obs_size.onnx",
+            "input `obs`: has 535 columns, the layout needs 534",
+        ),
+        ("no_metadata.onnx", "no evoharness.abi metadata"),
+        ("truncated.onnx", "not a valid ONNX model: "),
+        (
+            "wrong_abi.onnx",
+            "declares ABI `generative-v1`; this runtime runs `structured-v1`",
+        ),
+        (
+            "mismatched_layout.onnx",
+            "metadata says 534 observation floats and 223 actions, but the layout for 16 facts, \
+             8 steps, 4 lessons and 4 tools has",
+        ),
+    ] {
+        let o = evoharness(&["inspect", &path(name), "--backend", "tract"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}: {}", stdout(&o));
+        assert_eq!(err.lines().count(), 1, "{name}: one line, not\n{err}");
+        let prefix = format!("error: {}: ", path(name));
+        assert!(err.starts_with(&prefix), "{name}: {err}");
+        assert!(err.contains(what), "{name}: `{what}` missing in {err}");
+        assert!(
+            err.contains("POLICY.md") || err.contains("ONNX file"),
+            "{err}"
+        );
+        // The file is named once, at the start.
+        assert_eq!(err.matches(name).count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn other_failures_exit_1_with_one_line() {
+    let missing = path("missing.onnx");
+    let o = evoharness(&["inspect", &missing, "--backend", "tract"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!("error: {missing}: cannot read it: No such file or directory (os error 2)")
+    );
+    let o = evoharness(&[
+        "inspect",
+        &path("mlp.onnx"),
+        "--ort-lib",
+        "/nonexistent/libonnxruntime.so",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("scripts/fetch-onnxruntime.sh"), "{err}");
+}
+
+#[test]
+fn run_drives_the_fixture_environment_and_summarises() {
+    let o = evoharness(&[
+        "run",
+        &path("mlp.onnx"),
+        "--backend",
+        "tract",
+        "--budget",
+        "20",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // stderr is not a terminal here: no progress line, nothing at all.
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    for want in [
+        "fixture: a toy environment for the fixture policies, not a task",
+        "steps",
+        "finished",
+        "of 20 spent",
+        "world",
+        "harness",
+        "track",
+        "tract on cpu",
+        "ms per step",
+    ] {
+        assert!(out.contains(want), "`{want}` missing in\n{out}");
+    }
+
+    let o = evoharness(&[
+        "run",
+        &path("recurrent.onnx"),
+        "--backend",
+        "tract",
+        "--budget",
+        "30",
+        "--temperature",
+        "1.5",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let n = |k: &str| j[k].as_u64().unwrap_or_else(|| panic!("{k} in {j}"));
+    assert!(n("spent") <= 30);
+    assert!(n("steps") > 0);
+    assert_eq!(
+        n("world_actions") + n("harness_actions") + j["verbs"]["finish"].as_u64().unwrap(),
+        n("steps")
+    );
+    let tools: u64 = ["copy", "wait", "verify"]
+        .iter()
+        .map(|t| j["tools"][t].as_u64().unwrap())
+        .sum();
+    assert_eq!(tools, n("world_actions"));
+    assert_eq!(j["environment"], "fixture");
+    assert_eq!(j["backend"], "tract");
+    assert_eq!(j["seed"], 4);
+
+    let o = evoharness(&[
+        "run",
+        &path("mlp.onnx"),
+        "--backend",
+        "tract",
+        "--steps",
+        "7",
+        "--json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["steps"], 7);
+    assert_eq!(j["stopped"], "the --steps limit was reached");
+}
+
+#[test]
+fn run_writes_a_trace_of_json_lines_and_repeats_itself_for_a_seed() {
+    let trace = |name: &str| -> (Vec<serde_json::Value>, u64) {
+        let file = temp(name);
+        let o = evoharness(&[
+            "run",
+            &path("mlp.onnx"),
+            "--backend",
+            "tract",
+            "--budget",
+            "40",
+            "--temperature",
+            "1",
+            "--seed",
+            "9",
+            "--trace",
+            &file.display().to_string(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        let lines = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect();
+        (lines, summary["steps"].as_u64().unwrap())
+    };
+    let (a, steps) = trace("a.jsonl");
+    assert_eq!(a.len() as u64, steps);
+    for (i, l) in a.iter().enumerate() {
+        assert_eq!(l["step"], i as u64 + 1);
+        for key in ["template", "action", "outcome", "cost", "latency_ns"] {
+            assert!(l.get(key).is_some(), "{key} missing in {l}");
+        }
+    }
+    let (b, _) = trace("b.jsonl");
+    let without_time = |v: &[serde_json::Value]| -> Vec<serde_json::Value> {
+        v.iter()
+            .map(|l| {
+                let mut l = l.clone();
+                l.as_object_mut().unwrap().remove("latency_ns");
+                l
+            })
+            .collect()
+    };
+    assert_eq!(without_time(&a), without_time(&b), "same seed, same run");
+}
+
+#[test]
+fn devices_fail_clearly_or_fall_back_when_asked() {
+    let mlp = path("mlp.onnx");
+    let o = evoharness(&["run", &mlp, "--backend", "tract", "--device", "cuda:1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: --device cuda:1: "), "{err}");
+    assert!(err.contains("--cpu-fallback"), "{err}");
+    let o = evoharness(&[
+        "run",
+        &mlp,
+        "--backend",
+        "tract",
+        "--device",
+        "cuda:1",
+        "--cpu-fallback",
+        "--steps",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("warning: --device cuda:1: "));
+    assert!(stdout(&o).contains("tract on cpu (cuda:1 was not available)"));
+}
+
+#[test]
+fn argument_mistakes_are_named_with_a_hint() {
+    let mlp = path("mlp.onnx");
+    for (args, what) in [
+        (vec!["run", &mlp, "--sed", "3"], "did you mean `--seed`?"),
+        (vec!["run"], "missing POLICY"),
+        (vec!["run", &mlp, "extra"], "unexpected argument `extra`"),
+        (
+            vec!["run", &mlp, "--temperature", "0"],
+            "expected a number above 0",
+        ),
+        (vec!["run", &mlp, "--budget", "many"], "`--budget many`"),
+        (
+            vec!["run", &mlp, "--env", "migration"],
+            "the only one is `fixture`",
+        ),
+        (
+            vec!["run", &mlp, "--device", "gpu"],
+            "expected cpu, cuda[:N] or tensorrt[:N]",
+        ),
+        (
+            vec!["inspect", &mlp, "--backend", "onnx"],
+            "expected tract, onnxruntime or auto",
+        ),
+        (
+            vec!["inspect", &mlp, "--seed", "1"],
+            "unknown flag `--seed`",
+        ),
+        (
+            vec!["inspect", &mlp, "--backend"],
+            "`--backend` needs a value",
+        ),
+        (vec!["frobnicate"], "unknown command `frobnicate`"),
+        (vec![&mlp], "evoharness inspect"),
+        (vec![], "no command given"),
+    ] {
+        let o = evoharness(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(what), "{args:?}: `{what}` missing in {err}");
+    }
+}
+
+#[test]
+fn help_documents_each_command_and_the_exit_codes() {
+    let top = evoharness(&["--help"]);
+    assert!(top.status.success());
+    let text = stdout(&top);
+    for want in ["inspect", "run", "Exit status", "2  the policy file"] {
+        assert!(text.contains(want), "`{want}` missing in\n{text}");
+    }
+    for (cmd, want) in [
+        ("inspect", "--backend"),
+        ("run", "--cpu-fallback"),
+        ("run", "not a task"),
+    ] {
+        for args in [vec![cmd, "--help"], vec!["help", cmd]] {
+            let o = evoharness(&args);
+            assert!(o.status.success(), "{args:?}");
+            assert!(stdout(&o).contains(want), "{args:?}: `{want}` missing");
+        }
+    }
+}
