@@ -39,6 +39,16 @@ pub enum Device {
     },
 }
 
+impl std::fmt::Display for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Device::Cpu => f.write_str("cpu"),
+            Device::Cuda { device } => write!(f, "cuda:{device}"),
+            Device::TensorRt { device } => write!(f, "tensorrt:{device}"),
+        }
+    }
+}
+
 impl Device {
     /// Parses `cpu`, `cuda`, `cuda:N`, `tensorrt` or `tensorrt:N`.
     pub fn parse(s: &str) -> Result<Self> {
@@ -148,29 +158,39 @@ impl PolicyBuilder {
                 "backend initialised without an environment",
             )
         })?;
-        if matches!(active, Active::Tract) && self.device != Device::Cpu {
-            return Err(Error::new(
+        let mut device = self.device;
+        if matches!(active, Active::Tract) && device != Device::Cpu {
+            let e = Error::new(
                 ErrorKind::Device,
                 format!(
-                    "{:?} requested, but this process runs the tract backend, which is CPU only; \
-                     choose the onnxruntime backend with a GPU build of ONNX Runtime",
-                    self.device
+                    "{device} requested, but this process runs the tract backend, which is CPU \
+                     only; choose the onnxruntime backend with a GPU build of ONNX Runtime"
                 ),
-            ));
+            );
+            if !self.cpu_fallback {
+                return Err(e);
+            }
+            log::warn!("{e}; running on the CPU as allowed");
+            device = Device::Cpu;
         }
         // The contract first: a file that is not a policy fails before any session exists.
         let abi = read_abi(&Metadata::read(bytes, name)?, name)?;
-        let session = self.session(env, active, bytes, name)?;
-        Policy::new(session, abi, active, name)
+        let (session, device) = self.session(env, active, device, bytes, name)?;
+        let mut policy = Policy::new(session, abi, active, name)?;
+        policy.device = device;
+        Ok(policy)
     }
 
+    /// A session on `device`, or on the CPU if that is not available and fallback is allowed;
+    /// returns the device it runs on.
     fn session(
         &self,
         env: &ort::environment::Environment,
         active: &Active,
+        device: Device,
         bytes: &[u8],
         name: &str,
-    ) -> Result<Session> {
+    ) -> Result<(Session, Device)> {
         let build = |device: Device| -> Result<Session> {
             let fail = |e: ort::Error| {
                 Error::new(
@@ -207,7 +227,7 @@ impl PolicyBuilder {
                     Error::new(
                         ErrorKind::Device,
                         format!(
-                            "{device:?} is not available (the ONNX Runtime library may be a CPU \
+                            "{device} is not available (the ONNX Runtime library may be a CPU \
                              build, or the GPU or its drivers missing)"
                         ),
                     )
@@ -222,12 +242,12 @@ impl PolicyBuilder {
                 .with_source(e)
             })
         };
-        match build(self.device) {
+        match build(device) {
             Err(e) if e.kind() == ErrorKind::Device && self.cpu_fallback => {
                 log::warn!("{e}; falling back to the CPU as allowed");
-                build(Device::Cpu)
+                Ok((build(Device::Cpu)?, Device::Cpu))
             }
-            other => other,
+            other => Ok((other?, device)),
         }
     }
 }
@@ -243,6 +263,7 @@ enum Input {
 /// A loaded, checked policy with its buffers.
 pub struct Policy {
     session: Session,
+    device: Device,
     abi: PolicyAbi,
     layout: Layout,
     backend: &'static Active,
@@ -384,6 +405,7 @@ impl Policy {
             })
         };
         Ok(Self {
+            device: Device::Cpu,
             obs: tensor(abi.obs_len)?,
             mask: tensor(abi.actions)?,
             state: abi.state_len.map(tensor).transpose()?,
@@ -413,6 +435,11 @@ impl Policy {
     /// The backend running it.
     pub fn backend(&self) -> &'static Active {
         self.backend
+    }
+
+    /// The device it runs on: the one requested, or the CPU after an allowed fallback.
+    pub fn device(&self) -> Device {
+        self.device
     }
 
     /// The recurrent state (empty for a feed-forward policy).

@@ -130,3 +130,16 @@ fn wrong_buffer_sizes_are_an_error() {
     let e = p.run(&[0.0; 3], &[1; 223]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Inference);
 }
+
+#[test]
+fn gpu_on_tract_falls_back_to_the_cpu_when_allowed() {
+    let p = PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .device(Device::Cuda { device: 0 })
+        .cpu_fallback(true)
+        .commit_from_file(fixture("mlp.onnx"))
+        .unwrap();
+    assert_eq!(p.device(), Device::Cpu);
+    assert_eq!(Device::TensorRt { device: 2 }.to_string(), "tensorrt:2");
+    assert_eq!(Device::parse("cuda:1").unwrap(), Device::Cuda { device: 1 });
+}
