@@ -8,10 +8,29 @@
 //!
 //! Deterministic for a given seed on a given backend. Buffers are made once: after the first
 //! step, a step allocates nothing in this crate.
+//!
+//! # Durability
+//!
+//! With a [`CheckpointSchedule`] ([`Agent::set_checkpoints`]), the agent writes its whole state
+//! (see [`crate::checkpoint`]) to a file after every step that reaches a boundary: every `n`
+//! steps, every applied `commit` action, and the step that finishes the task. The file is
+//! replaced atomically, so a process killed at any instant leaves the last complete checkpoint,
+//! and [`Agent::resume`] continues from it. Writing reuses the agent's buffers; a step at no
+//! boundary does no checkpoint work at all.
+//!
+//! Resuming repeats, deterministically, the steps taken after the last checkpoint, so an
+//! environment sees their tool calls again. That loses no work; for no work to be *done twice*
+//! the environment's side effects must be idempotent, as they are in systems that survive
+//! crashes: each call carries a sequence number kept in the environment's cursor
+//! ([`Environment::save_cursor`]), and the store it writes to ignores a number it has already
+//! applied. `tests/crash.rs` kills an agent with SIGKILL many times and checks exactly that.
+
+use std::path::{Path, PathBuf};
 
 use evoharness_core::obs::Layout;
 use evoharness_core::{Action, Config, Costs, EventBuf, HeapWorkspace, Outcome, ToolCall};
 
+use crate::checkpoint::{self, Checkpoint, CheckpointError, State};
 use crate::error::{Error, ErrorKind, Result};
 use crate::policy::Policy;
 use crate::trace::{TraceRecord, TraceSink};
@@ -30,6 +49,89 @@ pub trait Environment {
 
     /// Runs one tool call; returns what the tool said.
     fn call(&mut self, call: &ToolCall) -> EventBuf;
+
+    /// Appends the environment's cursor to `out` for an agent checkpoint: what it needs to
+    /// continue the task as if the process had never stopped (its position, its counters, the
+    /// sequence number of its next side effect). Returns whether it saved one; the default
+    /// saves nothing, and such an environment is on its own after a resume (fine for a
+    /// stateless one).
+    ///
+    /// Called after a step, never during one. `out` is empty and reused between checkpoints:
+    /// an environment that appends without allocating keeps checkpointing allocation-free.
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        let _ = out;
+        false
+    }
+
+    /// Restores a cursor that [`Environment::save_cursor`] wrote, when an agent resumes. The
+    /// agent then repeats the steps taken after that checkpoint, with the same tool calls, so
+    /// the environment must recognise calls whose effects it already applied (see the
+    /// [module docs](self)). The default refuses: an environment that saves no cursor never
+    /// gets one.
+    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
+        let _ = cursor;
+        Err(Error::new(
+            ErrorKind::Checkpoint,
+            "the checkpoint holds an environment cursor, but this environment cannot restore \
+             one (it does not implement Environment::restore_cursor)",
+        ))
+    }
+}
+
+/// When an agent writes its checkpoint, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointSchedule {
+    /// The checkpoint file, replaced atomically (a temporary file beside it is used).
+    pub path: PathBuf,
+    /// After every this many steps of a task (counted from its start); `None` for never.
+    pub every_steps: Option<u64>,
+    /// After every step that applied a `commit` action (a Progress change).
+    pub on_commit: bool,
+}
+
+impl CheckpointSchedule {
+    /// A checkpoint at `path` on every commit (and at the end of a task).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            every_steps: None,
+            on_commit: true,
+        }
+    }
+
+    /// Also after every `n` steps.
+    pub fn every_steps(mut self, n: u64) -> Self {
+        self.every_steps = Some(n);
+        self
+    }
+
+    /// Whether commits are boundaries.
+    pub fn on_commit(mut self, yes: bool) -> Self {
+        self.on_commit = yes;
+        self
+    }
+
+    fn due(&self, steps: u64, committed: bool, finished: bool) -> bool {
+        finished
+            || (self.on_commit && committed)
+            || self.every_steps.is_some_and(|n| steps.is_multiple_of(n))
+    }
+}
+
+/// A schedule with the buffers its writes reuse.
+struct Durable {
+    schedule: CheckpointSchedule,
+    tmp: PathBuf,
+    bufs: Buffers,
+}
+
+/// Reused between checkpoints, so that writing one allocates only when a part grows.
+#[derive(Default)]
+struct Buffers {
+    file: Vec<u8>,
+    workspace: Vec<u8>,
+    state: Vec<u8>,
+    env: Vec<u8>,
 }
 
 /// How the agent picks among legal templates.
@@ -111,12 +213,23 @@ pub struct Agent<E> {
     harness: u64,
     trace: TraceSink,
     trace_line: Vec<u8>,
+    /// The policy's [`checkpoint::policy_identity`].
+    identity: u64,
+    durable: Option<Durable>,
 }
 
 impl<E: Environment> Agent<E> {
     /// An agent; the workspace's capacities come from the policy's contract, and the
     /// environment's tool count must match it. Starts the first task.
     pub fn new(policy: Policy, env: E, config: AgentConfig) -> Result<Self> {
+        let mut agent = Self::build(policy, env, config)?;
+        agent.start_task(config.seed);
+        Ok(agent)
+    }
+
+    /// An agent whose task has not been started: [`Agent::new`] starts one, a resume restores
+    /// one.
+    fn build(policy: Policy, env: E, config: AgentConfig) -> Result<Self> {
         let caps = policy.abi().capacities;
         if env.tools() != caps.tools {
             return Err(Error::new(
@@ -144,11 +257,10 @@ impl<E: Environment> Agent<E> {
         let ws = HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, ws_config)
             .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
         let layout = policy.layout();
-        let mut agent = Self {
+        Ok(Self {
             obs: vec![0.0; layout.obs_len()],
             mask: vec![0; layout.actions()],
             rng: SplitMix64(config.seed),
-            policy,
             env,
             ws,
             layout,
@@ -158,9 +270,187 @@ impl<E: Environment> Agent<E> {
             harness: 0,
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
+            identity: checkpoint::policy_identity(policy.abi()),
+            durable: None,
+            policy,
+        })
+    }
+
+    /// Continues from the checkpoint in `path` (see [`crate::checkpoint`]): the workspace, step
+    /// counters, sampler and recurrent state as they were when it was written, and the
+    /// environment's cursor if it saved one ([`Environment::restore_cursor`]). The task is not
+    /// restarted and [`Environment::reset`] is not called.
+    ///
+    /// `policy` must have the contract of the policy that wrote it, and `config` its budget and
+    /// costs; the sampler's state comes from the checkpoint, not from `config.seed`, and
+    /// `config.selection` applies from here on (the same one keeps the run deterministic). A
+    /// file that is corrupted, truncated or foreign is refused with [`ErrorKind::Checkpoint`]
+    /// (its [`CheckpointError`] as the source); a missing one with [`ErrorKind::Io`]. The
+    /// schedule is not part of a checkpoint: set it again with [`Agent::set_checkpoints`].
+    pub fn resume(
+        policy: Policy,
+        env: E,
+        config: AgentConfig,
+        path: impl AsRef<Path>,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("reading checkpoint {}", path.display()),
+            )
+            .with_source(e)
+        })?;
+        Self::resume_named(policy, env, config, &bytes, &path.display().to_string())
+    }
+
+    /// [`Agent::resume`] from checkpoint bytes ([`Agent::checkpoint_bytes`] wrote them).
+    pub fn resume_from_bytes(
+        policy: Policy,
+        env: E,
+        config: AgentConfig,
+        bytes: &[u8],
+    ) -> Result<Self> {
+        Self::resume_named(policy, env, config, bytes, "in memory")
+    }
+
+    fn resume_named(
+        policy: Policy,
+        env: E,
+        config: AgentConfig,
+        bytes: &[u8],
+        name: &str,
+    ) -> Result<Self> {
+        let refuse = |e: CheckpointError| {
+            Error::new(ErrorKind::Checkpoint, format!("checkpoint {name} refused")).with_source(e)
         };
-        agent.start_task(config.seed);
+        let c = Checkpoint::decode(bytes).map_err(refuse)?;
+        let mut agent = Self::build(policy, env, config)?;
+        if c.policy != agent.identity {
+            return Err(refuse(CheckpointError::ForeignPolicy {
+                policy: agent.identity,
+                checkpoint: c.policy,
+            }));
+        }
+        let state_len = agent.policy.state().len();
+        if c.state.len() != state_len {
+            return Err(refuse(CheckpointError::StateLength {
+                policy: state_len,
+                checkpoint: c.state.len(),
+            }));
+        }
+        agent
+            .ws
+            .restore(c.workspace)
+            .map_err(|e| refuse(CheckpointError::Workspace(e)))?;
+        let restored = *agent.ws.config();
+        if restored.budget != config.budget {
+            return Err(refuse(CheckpointError::ConfigMismatch("budget")));
+        }
+        if restored.costs != config.costs {
+            return Err(refuse(CheckpointError::ConfigMismatch("costs")));
+        }
+        let state: Vec<f32> = c.state.floats().collect();
+        agent.policy.set_state(&state)?;
+        if let Some(cursor) = c.environment {
+            agent.env.restore_cursor(cursor)?;
+        }
+        agent.steps = c.steps;
+        agent.world = c.world_actions;
+        agent.harness = c.harness_actions;
+        agent.rng = SplitMix64(c.rng);
         Ok(agent)
+    }
+
+    /// Writes checkpoints on `schedule` from now on (see the [module docs](self)); `None`
+    /// stops. `every_steps` of `Some(0)` is refused.
+    pub fn set_checkpoints(&mut self, schedule: Option<CheckpointSchedule>) -> Result<()> {
+        if let Some(s) = &schedule
+            && s.every_steps == Some(0)
+        {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "a checkpoint every 0 steps: use None for never",
+            ));
+        }
+        let bufs = self.durable.take().map(|d| d.bufs).unwrap_or_default();
+        self.durable = schedule.map(|schedule| Durable {
+            tmp: checkpoint::temp_path(&schedule.path),
+            schedule,
+            bufs,
+        });
+        Ok(())
+    }
+
+    /// The checkpoint schedule, if one is set.
+    pub fn checkpoints(&self) -> Option<&CheckpointSchedule> {
+        self.durable.as_ref().map(|d| &d.schedule)
+    }
+
+    /// Writes a checkpoint of the agent as it is now to `path`, atomically.
+    pub fn checkpoint(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let mut bufs = Buffers::default();
+        self.encode_checkpoint(&mut bufs)?;
+        checkpoint::write_atomic(path, &checkpoint::temp_path(path), &bufs.file)
+            .map_err(|e| checkpoint_io(path, e))
+    }
+
+    /// The checkpoint of the agent as it is now, into `out` (cleared first).
+    pub fn checkpoint_bytes(&self, out: &mut Vec<u8>) -> Result<()> {
+        let mut bufs = Buffers {
+            file: std::mem::take(out),
+            ..Buffers::default()
+        };
+        let r = self.encode_checkpoint(&mut bufs);
+        *out = bufs.file;
+        r
+    }
+
+    fn encode_checkpoint(&self, b: &mut Buffers) -> Result<()> {
+        b.workspace
+            .resize(evoharness_core::snapshot::max_len(self.ws.capacities()), 0);
+        let n = self
+            .ws
+            .snapshot(&mut b.workspace)
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Workspace,
+                    format!("snapshotting the workspace: {e}"),
+                )
+            })?
+            .len();
+        b.env.clear();
+        let saved = self.env.save_cursor(&mut b.env);
+        Checkpoint {
+            policy: self.identity,
+            steps: self.steps,
+            world_actions: self.world,
+            harness_actions: self.harness,
+            rng: self.rng.0,
+            state: State::encode_into(self.policy.state(), &mut b.state),
+            environment: saved.then_some(&b.env[..]),
+            workspace: &b.workspace[..n],
+        }
+        .encode(&mut b.file);
+        Ok(())
+    }
+
+    /// Writes the scheduled checkpoint if this step reached a boundary.
+    fn checkpoint_if_due(&mut self, committed: bool) -> Result<()> {
+        let finished = self.ws.finished().is_some();
+        let Some(mut d) = self
+            .durable
+            .take_if(|d| d.schedule.due(self.steps, committed, finished))
+        else {
+            return Ok(());
+        };
+        let r = self.encode_checkpoint(&mut d.bufs).and_then(|()| {
+            checkpoint::write_atomic(&d.schedule.path, &d.tmp, &d.bufs.file)
+                .map_err(|e| checkpoint_io(&d.schedule.path, e))
+        });
+        self.durable = Some(d);
+        r
     }
 
     /// Starts a new task with this seed: clears Belief and Progress, keeps Experience.
@@ -198,6 +488,10 @@ impl<E: Environment> Agent<E> {
 
     /// One step of the loop. `Ok(None)` when the task has ended (finished, or no legal action
     /// is left, as when the budget is spent).
+    ///
+    /// With a [`CheckpointSchedule`], a step that reaches a boundary then writes the
+    /// checkpoint; if that fails, the error is returned after the step took effect, and the
+    /// agent goes on (the next boundary tries again).
     pub fn step(&mut self) -> Result<Option<StepReport>> {
         if self.ws.finished().is_some() {
             return Ok(None);
@@ -257,6 +551,9 @@ impl<E: Environment> Agent<E> {
                 .record(&record, &mut self.trace_line)
                 .map_err(|e| Error::new(ErrorKind::Io, "writing the trace").with_source(e))?;
         }
+        if self.durable.is_some() {
+            self.checkpoint_if_due(matches!(report.action, Action::Commit(_)))?;
+        }
         Ok(Some(report))
     }
 
@@ -283,6 +580,14 @@ impl<E: Environment> Agent<E> {
             spent: self.ws.spent(),
         }
     }
+}
+
+fn checkpoint_io(path: &Path, e: std::io::Error) -> Error {
+    Error::new(
+        ErrorKind::Io,
+        format!("writing checkpoint {}", path.display()),
+    )
+    .with_source(e)
 }
 
 /// Picks a legal template: see [`Selection`]. `mask` has at least one legal entry.

@@ -6,6 +6,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`agent`] | the agent loop, the [`Environment`] trait a host implements, action selection |
+//! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`trace`] | one JSON line (or callback) per step |
@@ -14,13 +15,17 @@
 
 pub mod agent;
 pub mod backend;
+pub mod checkpoint;
 pub mod error;
 pub mod fixture_env;
 pub mod policy;
 pub mod trace;
 
-pub use agent::{Agent, AgentConfig, Environment, Selection, StepReport, Summary};
+pub use agent::{
+    Agent, AgentConfig, CheckpointSchedule, Environment, Selection, StepReport, Summary,
+};
 pub use backend::{Active, Backend};
+pub use checkpoint::CheckpointError;
 pub use error::{Error, ErrorKind, Result};
 pub use fixture_env::FixtureEnv;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};

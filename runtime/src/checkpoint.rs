@@ -1,0 +1,582 @@
+//! Agent checkpoints: the whole agent to one checksummed file, replaced atomically.
+//!
+//! A checkpoint holds everything a killed process needs to continue a task exactly where it
+//! stood: the core workspace snapshot, the agent's step counters, the sampler's state, the
+//! policy's recurrent state, and the environment's cursor where the environment saves one
+//! (see [`Environment::save_cursor`]). [`Agent::resume`] rebuilds an agent from it; the agent
+//! writes one on its own at the boundaries a [`CheckpointSchedule`] names.
+//!
+//! # Format (version 1)
+//!
+//! All integers little-endian.
+//!
+//! ```text
+//! magic "EVHA" | format version: u16 | body length: u32 | body | CRC-32: u32
+//!
+//! body:
+//!   policy identity          u64   (see `policy_identity`)
+//!   steps                    u64   steps taken in the current task
+//!   world actions            u64
+//!   harness actions          u64
+//!   sampler state            u64   (SplitMix64: its whole state)
+//!   recurrent state length   u32   n, in floats (0 for a feed-forward policy)
+//!   recurrent state          n × f32 (IEEE 754 bits, little-endian)
+//!   environment cursor       u8: 0 = none; 1 = then u32 length m and m bytes
+//!   workspace snapshot       u32 length w, then w bytes in the core snapshot format
+//!                            (its own magic "EVHW", version and CRC-32; see core's PROTOCOL.md)
+//! ```
+//!
+//! The CRC-32 (IEEE, as zlib; the core snapshot's) covers every byte before it. The body must be
+//! consumed exactly. The policy identity is a CRC-64 of the policy's contract (ABI, layout
+//! version, capacities, observation and action sizes, recurrent state length, tool names), so a
+//! checkpoint made for another policy *shape* is refused; a retrained policy with the same
+//! contract is accepted, since the weights are not part of the identity.
+//!
+//! # Reading untrusted bytes
+//!
+//! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give
+//! a [`CheckpointError`] that names the problem. The frame and checksum are checked before the
+//! body is read; the workspace snapshot is then checked completely by the core when the agent is
+//! restored, and nothing of an agent is built from a checkpoint that fails any check.
+//!
+//! # Atomic replace
+//!
+//! [`write_atomic`] writes the bytes to a temporary file beside the target (the target's name
+//! with `.tmp` appended), syncs it to disk, renames it over the target and (on Unix) syncs the
+//! directory, so that after a crash at any instant the target is either the old checkpoint or
+//! the new one, whole. A temporary file left by a crash is overwritten by the next write.
+//!
+//! [`Environment::save_cursor`]: crate::Environment::save_cursor
+//! [`Agent::resume`]: crate::Agent::resume
+//! [`CheckpointSchedule`]: crate::agent::CheckpointSchedule
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::policy::PolicyAbi;
+
+/// The first four bytes of every agent checkpoint.
+pub const MAGIC: [u8; 4] = *b"EVHA";
+/// The checkpoint format version this crate writes and reads.
+pub const FORMAT: u16 = 1;
+const HEAD: usize = 4 + 2 + 4;
+const TAIL: usize = 4;
+
+/// The same CRC-32 as core's workspace snapshots.
+static CRC32: crc::Crc<u32, crc::Table<1>> =
+    crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
+static CRC64: crc::Crc<u64, crc::Table<1>> = crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
+
+/// Why checkpoint bytes were refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CheckpointError {
+    /// The bytes end early: `len` bytes where the frame needs at least `need`.
+    Truncated {
+        /// Bytes there are.
+        len: usize,
+        /// Bytes the frame needs.
+        need: usize,
+    },
+    /// The bytes do not start with [`MAGIC`]: not an agent checkpoint.
+    BadMagic,
+    /// A format version this crate does not read.
+    UnsupportedVersion(u16),
+    /// The checksum does not match: the bytes were corrupted.
+    Checksum,
+    /// Bytes follow the checksum.
+    TrailingBytes,
+    /// The body does not parse (it passed the checksum, so it was written that way); names the
+    /// field.
+    Malformed(&'static str),
+    /// The checkpoint was made for a policy with another contract.
+    ForeignPolicy {
+        /// The identity of the policy given.
+        policy: u64,
+        /// The identity recorded in the checkpoint.
+        checkpoint: u64,
+    },
+    /// The recurrent state's length differs from the policy's.
+    StateLength {
+        /// Floats the policy's state has.
+        policy: usize,
+        /// Floats the checkpoint holds.
+        checkpoint: usize,
+    },
+    /// The workspace snapshot inside was refused by the core.
+    Workspace(evoharness_core::snapshot::SnapshotError),
+    /// The checkpoint was made with another budget or other costs than the configuration given
+    /// to resume it; names which.
+    ConfigMismatch(&'static str),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use CheckpointError::*;
+        match self {
+            Truncated { len, need } => {
+                write!(f, "the checkpoint is truncated ({len} bytes, needs {need})")
+            }
+            BadMagic => f.write_str("not an agent checkpoint (bad magic)"),
+            UnsupportedVersion(v) => write!(
+                f,
+                "checkpoint format {v} is not supported (this runtime reads {FORMAT})"
+            ),
+            Checksum => f.write_str("the checkpoint checksum does not match (corrupted)"),
+            TrailingBytes => f.write_str("bytes follow the checkpoint"),
+            Malformed(what) => write!(f, "the checkpoint's {what} is malformed"),
+            ForeignPolicy { policy, checkpoint } => write!(
+                f,
+                "the checkpoint was made for another policy (identity {checkpoint:016x}; this \
+                 policy's is {policy:016x})"
+            ),
+            StateLength { policy, checkpoint } => write!(
+                f,
+                "the checkpoint holds a recurrent state of {checkpoint} floats; the policy's has \
+                 {policy}"
+            ),
+            Workspace(e) => write!(f, "the workspace in the checkpoint: {e}"),
+            ConfigMismatch(what) => write!(
+                f,
+                "the checkpoint was made with another {what} than the configuration given"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// The identity of a policy's contract, as recorded in its checkpoints: a CRC-64/XZ over the
+/// ABI name, layout version, capacities, observation and action sizes, recurrent state length
+/// and tool names.
+pub fn policy_identity(abi: &PolicyAbi) -> u64 {
+    let mut d = CRC64.digest();
+    let mut field = |bytes: &[u8]| {
+        d.update(&(bytes.len() as u64).to_le_bytes());
+        d.update(bytes);
+    };
+    field(abi.abi.as_bytes());
+    field(&abi.layout_version.to_le_bytes());
+    let c = abi.capacities;
+    for n in [c.facts, c.steps, c.lessons, c.tools] {
+        field(&n.to_le_bytes());
+    }
+    field(&(abi.obs_len as u64).to_le_bytes());
+    field(&(abi.actions as u64).to_le_bytes());
+    field(&abi.state_len.map_or(u64::MAX, |n| n as u64).to_le_bytes());
+    for t in &abi.tool_names {
+        field(t.as_bytes());
+    }
+    d.finalize()
+}
+
+/// An agent checkpoint, decoded (borrowing from its bytes) or about to be encoded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checkpoint<'a> {
+    /// The [`policy_identity`] of the policy that made it.
+    pub policy: u64,
+    /// Steps taken in the current task.
+    pub steps: u64,
+    /// World actions among them.
+    pub world_actions: u64,
+    /// Harness actions among them.
+    pub harness_actions: u64,
+    /// The sampler's state.
+    pub rng: u64,
+    /// The recurrent state.
+    pub state: State<'a>,
+    /// The environment's cursor, if it saved one.
+    pub environment: Option<&'a [u8]>,
+    /// The core workspace snapshot.
+    pub workspace: &'a [u8],
+}
+
+/// A recurrent state as stored: `f32`s, little-endian.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct State<'a>(&'a [u8]);
+
+impl<'a> State<'a> {
+    /// Wraps little-endian `f32` bytes; `None` unless the length is a multiple of 4.
+    pub fn from_le_bytes(bytes: &'a [u8]) -> Option<Self> {
+        bytes.len().is_multiple_of(4).then_some(Self(bytes))
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
+    /// How many floats.
+    pub fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+
+    /// Whether there are none (a feed-forward policy).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The floats, bit for bit.
+    pub fn floats(&self) -> impl Iterator<Item = f32> + 'a {
+        self.0
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    }
+
+    /// Writes `floats` into `out` as little-endian bytes (clearing it first) and wraps them.
+    pub fn encode_into(floats: &[f32], out: &'a mut Vec<u8>) -> Self {
+        out.clear();
+        for f in floats {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        Self(out)
+    }
+}
+
+impl<'a> Checkpoint<'a> {
+    /// The encoded length.
+    pub fn encoded_len(&self) -> usize {
+        HEAD + 5 * 8
+            + 4
+            + self.state.0.len()
+            + 1
+            + self.environment.map_or(0, |e| 4 + e.len())
+            + 4
+            + self.workspace.len()
+            + TAIL
+    }
+
+    /// Appends the encoding to `out` (cleared first). Reuses `out`'s allocation.
+    ///
+    /// # Panics
+    ///
+    /// If the recurrent state, the environment cursor, the workspace snapshot or the whole body
+    /// exceeds 4 GiB, which no policy or workspace this crate can build reaches.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        let len32 = |n: usize| u32::try_from(n).expect("checkpoint parts are below 4 GiB");
+        out.clear();
+        out.reserve(self.encoded_len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT.to_le_bytes());
+        out.extend_from_slice(&len32(self.encoded_len() - HEAD - TAIL).to_le_bytes());
+        for n in [
+            self.policy,
+            self.steps,
+            self.world_actions,
+            self.harness_actions,
+            self.rng,
+        ] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&len32(self.state.len()).to_le_bytes());
+        out.extend_from_slice(self.state.0);
+        match self.environment {
+            None => out.push(0),
+            Some(e) => {
+                out.push(1);
+                out.extend_from_slice(&len32(e.len()).to_le_bytes());
+                out.extend_from_slice(e);
+            }
+        }
+        out.extend_from_slice(&len32(self.workspace.len()).to_le_bytes());
+        out.extend_from_slice(self.workspace);
+        let crc = CRC32.checksum(out);
+        out.extend_from_slice(&crc.to_le_bytes());
+    }
+
+    /// Reads checkpoint bytes: the frame, the checksum, then the body. Never panics.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, CheckpointError> {
+        if bytes.len() >= 4 && bytes[..4] != MAGIC {
+            return Err(CheckpointError::BadMagic);
+        }
+        let truncated = |need| CheckpointError::Truncated {
+            len: bytes.len(),
+            need,
+        };
+        if bytes.len() < HEAD + TAIL {
+            return Err(truncated(HEAD + TAIL));
+        }
+        let version = u16::from_le_bytes([bytes[4], bytes[5]]);
+        if version != FORMAT {
+            return Err(CheckpointError::UnsupportedVersion(version));
+        }
+        let body_len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
+        let end = HEAD.saturating_add(body_len);
+        let total = end.saturating_add(TAIL);
+        if bytes.len() < total {
+            return Err(truncated(total));
+        }
+        if bytes.len() > total {
+            return Err(CheckpointError::TrailingBytes);
+        }
+        let crc = u32::from_le_bytes([bytes[end], bytes[end + 1], bytes[end + 2], bytes[end + 3]]);
+        if CRC32.checksum(&bytes[..end]) != crc {
+            return Err(CheckpointError::Checksum);
+        }
+        let mut r = Reader(&bytes[HEAD..end]);
+        let policy = r.u64("policy identity")?;
+        let steps = r.u64("step count")?;
+        let world_actions = r.u64("world action count")?;
+        let harness_actions = r.u64("harness action count")?;
+        let rng = r.u64("sampler state")?;
+        let floats = r.u32("recurrent state length")? as usize;
+        let state = State(
+            r.take(
+                floats
+                    .checked_mul(4)
+                    .ok_or(CheckpointError::Malformed("recurrent state length"))?,
+                "recurrent state",
+            )?,
+        );
+        let environment = match r.take(1, "environment cursor flag")?[0] {
+            0 => None,
+            1 => {
+                let n = r.u32("environment cursor length")? as usize;
+                Some(r.take(n, "environment cursor")?)
+            }
+            _ => return Err(CheckpointError::Malformed("environment cursor flag")),
+        };
+        let n = r.u32("workspace snapshot length")? as usize;
+        let workspace = r.take(n, "workspace snapshot")?;
+        if !r.0.is_empty() {
+            return Err(CheckpointError::Malformed(
+                "body (bytes after the workspace)",
+            ));
+        }
+        Ok(Self {
+            policy,
+            steps,
+            world_actions,
+            harness_actions,
+            rng,
+            state,
+            environment,
+            workspace,
+        })
+    }
+}
+
+/// Reads the body's fields; running out is `Malformed` (the checksum passed, so the writer
+/// wrote it that way).
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CheckpointError> {
+        if self.0.len() < n {
+            return Err(CheckpointError::Malformed(what));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, CheckpointError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn u64(&mut self, what: &'static str) -> Result<u64, CheckpointError> {
+        let b = self.take(8, what)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+}
+
+/// The temporary file [`write_atomic`] uses for `path`: its name with `.tmp` appended, in the
+/// same directory (a rename is atomic only within one file system).
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map_or_else(OsString::new, OsString::from);
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Replaces `path` with `bytes` atomically: writes `tmp` (see [`temp_path`]), syncs it, renames
+/// it over `path`, and syncs the directory (on Unix; elsewhere the rename is as durable as the
+/// platform makes it). After a crash at any point, `path` holds the old bytes or the new ones.
+pub fn write_atomic(path: &Path, tmp: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = File::create(tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    fs::rename(tmp, path)?;
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(state: &[u8], env: Option<&[u8]>) -> Vec<u8> {
+        let c = Checkpoint {
+            policy: 0x1234_5678_9abc_def0,
+            steps: 42,
+            world_actions: 10,
+            harness_actions: 31,
+            rng: u64::MAX - 3,
+            state: State::from_le_bytes(state).unwrap(),
+            environment: env,
+            workspace: b"EVHW-not-checked-here",
+        };
+        let mut out = vec![0xAA; 3];
+        c.encode(&mut out);
+        assert_eq!(out.len(), c.encoded_len());
+        assert_eq!(Checkpoint::decode(&out).unwrap(), c);
+        out
+    }
+
+    #[test]
+    fn round_trips_with_and_without_state_and_cursor() {
+        let mut floats = Vec::new();
+        let state = State::encode_into(&[1.5, -0.0, f32::MIN_POSITIVE, 3e30], &mut floats);
+        assert_eq!(
+            state.floats().map(f32::to_bits).collect::<Vec<_>>(),
+            [1.5f32, -0.0, f32::MIN_POSITIVE, 3e30].map(f32::to_bits)
+        );
+        sample(state.as_bytes(), Some(b"cursor"));
+        sample(&[], None);
+        sample(&[], Some(b""));
+        assert!(State::from_le_bytes(&[0; 5]).is_none());
+    }
+
+    #[test]
+    fn the_frame_is_pinned() {
+        let b = sample(&[0; 8], Some(b"ab"));
+        assert_eq!(&b[..4], b"EVHA");
+        assert_eq!(&b[4..6], &[1, 0]);
+        let body = u32::from_le_bytes(b[6..10].try_into().unwrap()) as usize;
+        assert_eq!(body, b.len() - HEAD - TAIL);
+        assert_eq!(&b[HEAD..HEAD + 8], &0x1234_5678_9abc_def0u64.to_le_bytes());
+        assert_eq!(
+            u32::from_le_bytes(b[b.len() - 4..].try_into().unwrap()),
+            crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(&b[..b.len() - 4])
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_refused() {
+        let b = sample(&[7; 16], Some(b"cursor bytes"));
+        for n in 0..b.len() {
+            let e = Checkpoint::decode(&b[..n]).unwrap_err();
+            assert!(
+                matches!(e, CheckpointError::Truncated { len, .. } if len == n),
+                "{n}: {e:?}"
+            );
+        }
+        let mut long = b.clone();
+        long.push(0);
+        assert_eq!(
+            Checkpoint::decode(&long),
+            Err(CheckpointError::TrailingBytes)
+        );
+    }
+
+    #[test]
+    fn every_bit_flip_is_refused() {
+        let b = sample(&[7; 16], Some(b"cursor bytes"));
+        for i in 0..b.len() * 8 {
+            let mut c = b.clone();
+            c[i / 8] ^= 1 << (i % 8);
+            assert!(
+                Checkpoint::decode(&c).is_err(),
+                "bit {i} flipped went unnoticed"
+            );
+        }
+    }
+
+    #[test]
+    fn wrong_magic_and_version_are_named() {
+        let b = sample(&[], None);
+        let mut m = b.clone();
+        m[0] = b'X';
+        assert_eq!(Checkpoint::decode(&m), Err(CheckpointError::BadMagic));
+        assert_eq!(Checkpoint::decode(b"EVHW"), Err(CheckpointError::BadMagic));
+        let mut v = b.clone();
+        v[4] = 2;
+        assert_eq!(
+            Checkpoint::decode(&v),
+            Err(CheckpointError::UnsupportedVersion(2))
+        );
+        assert!(
+            CheckpointError::UnsupportedVersion(2)
+                .to_string()
+                .contains("format 2")
+        );
+    }
+
+    /// Bodies with a valid checksum that a writer could not have made.
+    #[test]
+    fn malformed_bodies_with_good_checksums_are_refused() {
+        let frame = |body: &[u8]| {
+            let mut out = MAGIC.to_vec();
+            out.extend_from_slice(&FORMAT.to_le_bytes());
+            out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            out.extend_from_slice(body);
+            let crc = CRC32.checksum(&out);
+            out.extend_from_slice(&crc.to_le_bytes());
+            out
+        };
+        let mut body = vec![0u8; 40];
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("recurrent state length"))
+        );
+        body.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("recurrent state"))
+        );
+        body.truncate(40);
+        body.extend_from_slice(&0u32.to_le_bytes());
+        body.push(2);
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("environment cursor flag"))
+        );
+        body.pop();
+        body.push(1);
+        body.extend_from_slice(&9u32.to_le_bytes());
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("environment cursor"))
+        );
+        body.truncate(44);
+        body.push(0);
+        body.extend_from_slice(&0u32.to_le_bytes());
+        assert!(Checkpoint::decode(&frame(&body)).is_ok());
+        body.push(0);
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed(
+                "body (bytes after the workspace)"
+            ))
+        );
+    }
+
+    #[test]
+    fn atomic_writes_replace_whole_files() {
+        let dir = std::env::temp_dir().join(format!("evoharness-ckpt-unit-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("agent.ckpt");
+        let tmp = temp_path(&path);
+        assert_eq!(tmp.file_name().unwrap(), "agent.ckpt.tmp");
+        write_atomic(&path, &tmp, b"first").unwrap();
+        // A stale temporary file from a crash is simply overwritten.
+        fs::write(&tmp, b"half-written garbage").unwrap();
+        write_atomic(&path, &tmp, b"second").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        assert!(!tmp.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,631 @@
+//! Durability: an agent killed with SIGKILL at random points, many times, and resumed each time
+//! from its last checkpoint, completes its task with no committed work lost or done twice, and
+//! ends exactly where a run that was never killed ends. Also: resuming in process, and the
+//! checkpoints a resume refuses.
+//!
+//! The test binary is its own child: `the_task_survives_sigkill` re-runs this executable with
+//! only `child_entry` selected and `EVOHARNESS_CRASH_CHILD` naming the task's directory;
+//! without that variable `child_entry` does nothing. Set `EVOHARNESS_CRASH_SEED` to replay a
+//! kill schedule.
+//!
+//! The task: copy `RECORDS` source records, in order, into a target log (`target.log`, the
+//! "committed work"). The [`Ledger`] environment does the copying. The fixture policies have
+//! random weights, so the host, not the policy, says when the task is done (every record
+//! copied), and `finish` is made unaffordable so a policy cannot claim it early.
+//!
+//! Exactly-once: every tool call carries a sequence number (the ledger's call count, part of
+//! its cursor, saved in the agent's checkpoint). The target log stores each copy with its
+//! number and ignores a number it already holds, as an idempotent store does. After a resume
+//! the agent repeats the steps since its last checkpoint deterministically, so those calls come
+//! again with the same numbers and the same records, and are not applied twice.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::fixture;
+use evoharness_core::{Costs, EventBuf, EventKind, FieldBuf, ToolCall, Value};
+use evoharness_runtime::{
+    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, Environment, ErrorKind,
+    PolicyBuilder, Selection,
+};
+
+const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
+const ON_COMMIT_VAR: &str = "EVOHARNESS_CRASH_ON_COMMIT";
+const RECORDS: u64 = 40;
+const MODEL: &str = "recurrent.onnx";
+
+/// The task's configuration: sampling (so the sampler's state matters), a recurrent policy (so
+/// its state does), a budget no run reaches, and `finish` dearer than the whole budget.
+fn config() -> AgentConfig {
+    AgentConfig {
+        budget: 60_000,
+        costs: Costs {
+            finish: u16::MAX,
+            ..Costs::default()
+        },
+        selection: Selection::Sample { temperature: 1.0 },
+        seed: 2024,
+    }
+}
+
+/// Every 10 steps, and on every commit when `on_commit`. The parent flips `on_commit` between
+/// processes (a schedule is not part of a checkpoint): the fixture policies commit on about
+/// 40% of their steps, which leaves a crash almost nothing to repeat, while every 10 steps
+/// alone leaves a few steps after each checkpoint whose calls a resume repeats.
+fn schedule(dir: &Path, on_commit: bool) -> CheckpointSchedule {
+    CheckpointSchedule::new(dir.join("agent.ckpt"))
+        .every_steps(10)
+        .on_commit(on_commit)
+}
+
+/// A durable toy environment with the fixtures' three tools. Tools 0 and 2 (`copy` and
+/// `verify` in the fixtures' names; here both copy, so that work is frequent) append the next
+/// source record to the target log; tool 1 (`wait`) clears the rate limit that every fourth
+/// call (offset by the seed) sets.
+struct Ledger {
+    /// The cursor, saved in checkpoints.
+    next: u64,
+    calls: u64,
+    limited: bool,
+    seed: u64,
+    /// The target store: what it holds, by sequence number, and its append-only file.
+    applied: BTreeMap<u64, u64>,
+    target: File,
+    /// One line per repeated call the store recognised: the evidence that crashes did make
+    /// the agent repeat work.
+    repeats: File,
+}
+
+impl Ledger {
+    /// Opens the target log in `dir`. A line cut short by a kill (no newline) is dropped.
+    fn open(dir: &Path) -> Self {
+        let path = dir.join("target.log");
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        let mut applied = BTreeMap::new();
+        for line in text[..whole].lines() {
+            let (seq, record) = line.split_once(' ').expect("a `seq record` line");
+            let record = record.strip_prefix("record-").expect("a record");
+            applied.insert(seq.parse().unwrap(), record.parse().unwrap());
+        }
+        let target = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        target.set_len(whole as u64).unwrap();
+        let repeats = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("repeats.log"))
+            .unwrap();
+        Self {
+            repeats,
+            next: 0,
+            calls: 0,
+            limited: false,
+            seed: 0,
+            applied,
+            target,
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.next == RECORDS
+    }
+
+    /// The store's side of exactly-once: a sequence number it holds is not applied again, and
+    /// must carry the same record (a replay that diverged would be a bug).
+    fn store(&mut self, seq: u64, record: u64) {
+        if let Some(&had) = self.applied.get(&seq) {
+            assert_eq!(had, record, "call {seq} replayed with another record");
+            self.repeats
+                .write_all(format!("{seq}\n").as_bytes())
+                .unwrap();
+            return;
+        }
+        if let Some((&last, _)) = self.applied.last_key_value() {
+            assert!(seq > last, "call {seq} is new but the store is at {last}");
+        }
+        self.target
+            .write_all(format!("{seq} record-{record}\n").as_bytes())
+            .unwrap();
+        self.applied.insert(seq, record);
+    }
+}
+
+fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
+    let mut e = EventBuf {
+        kind,
+        source,
+        fields: Default::default(),
+    };
+    for (k, v) in fields {
+        e.fields
+            .push(FieldBuf {
+                key: (*k).try_into().unwrap(),
+                value: v.clone(),
+            })
+            .unwrap();
+    }
+    e
+}
+
+impl Environment for Ledger {
+    fn tools(&self) -> u16 {
+        3
+    }
+
+    fn reset(&mut self, seed: u64) -> EventBuf {
+        // A new task starts the cursor over; the store is the world and keeps what it holds.
+        (self.next, self.calls, self.limited, self.seed) = (0, 0, false, seed);
+        event(
+            EventKind::Notice,
+            0,
+            &[
+                ("records", Value::Int(RECORDS as i64)),
+                ("next", Value::Int(0)),
+            ],
+        )
+    }
+
+    fn call(&mut self, call: &ToolCall) -> EventBuf {
+        self.calls += 1;
+        let seq = self.calls;
+        match call.tool {
+            1 => {
+                self.limited = false;
+                event(EventKind::Result, 1, &[("waited", Value::Bool(true))])
+            }
+            _ if self.limited || (seq + self.seed).is_multiple_of(4) => {
+                self.limited = true;
+                event(EventKind::Error, call.tool, &[("code", Value::Int(429))])
+            }
+            tool if self.done() => event(EventKind::Error, tool, &[("code", Value::Int(416))]),
+            tool => {
+                self.store(seq, self.next);
+                self.next += 1;
+                event(
+                    EventKind::Result,
+                    tool,
+                    &[("next", Value::Int(self.next as i64))],
+                )
+            }
+        }
+    }
+
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        out.extend_from_slice(&self.next.to_le_bytes());
+        out.extend_from_slice(&self.calls.to_le_bytes());
+        out.extend_from_slice(&self.seed.to_le_bytes());
+        out.push(u8::from(self.limited));
+        true
+    }
+
+    fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
+        let bad = || evoharness_runtime::Error::new(ErrorKind::Checkpoint, "not a ledger cursor");
+        let [n @ .., limited] = cursor else {
+            return Err(bad());
+        };
+        let words: Vec<u64> = n
+            .chunks(8)
+            .map(|c| c.try_into().map(u64::from_le_bytes))
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        let [next, calls, seed] = words[..] else {
+            return Err(bad());
+        };
+        if next > RECORDS || *limited > 1 {
+            return Err(bad());
+        }
+        (self.next, self.calls, self.seed, self.limited) = (next, calls, seed, *limited == 1);
+        Ok(())
+    }
+}
+
+fn policy(model: &str) -> evoharness_runtime::Policy {
+    PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .commit_from_file(fixture(model))
+        .unwrap()
+}
+
+/// Runs (or resumes) the task in `dir` to completion, then writes a final checkpoint. With
+/// `child`, checkpoints on the schedule and prints `step N` after every step for the parent to
+/// time its kills by; without, it is the reference run, which needs no checkpoints on the way
+/// (writing one changes nothing in the agent) and is the faster for it.
+fn run_task(dir: &Path, child: bool) {
+    let ckpt = dir.join("agent.ckpt");
+    let env = Ledger::open(dir);
+    let mut agent = if ckpt.exists() {
+        Agent::resume(policy(MODEL), env, config(), &ckpt).unwrap()
+    } else {
+        Agent::new(policy(MODEL), env, config()).unwrap()
+    };
+    if child {
+        let on_commit = std::env::var_os(ON_COMMIT_VAR).is_some();
+        agent
+            .set_checkpoints(Some(schedule(dir, on_commit)))
+            .unwrap();
+    }
+    let mut out = std::io::stdout().lock();
+    while !agent.environment().done() {
+        let before = agent.environment().next;
+        agent
+            .step()
+            .unwrap()
+            .expect("finish is unaffordable and the budget is never reached");
+        if child {
+            let copied = if agent.environment().next > before {
+                " copied"
+            } else {
+                ""
+            };
+            writeln!(out, "step {}{copied}", agent.summary().steps).unwrap();
+            out.flush().unwrap();
+        }
+    }
+    agent.checkpoint(&ckpt).unwrap();
+    if child {
+        writeln!(out, "done").unwrap();
+    }
+}
+
+/// The child process's entry; a no-op in a normal test run.
+#[test]
+fn child_entry() {
+    if let Some(dir) = std::env::var_os(CHILD_VAR) {
+        run_task(Path::new(&dir), true);
+    }
+}
+
+/// A small seeded generator for the kill schedule.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoharness-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The target log's records, in order.
+fn records(dir: &Path) -> Vec<u64> {
+    fs::read_to_string(dir.join("target.log"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split_once(" record-").unwrap().1.parse().unwrap())
+        .collect()
+}
+
+const KILLS: u32 = 40;
+
+#[test]
+fn the_task_survives_sigkill() {
+    let seed = std::env::var("EVOHARNESS_CRASH_SEED").map_or(0x5eed, |s| {
+        let s = s.trim();
+        s.strip_prefix("0x")
+            .map_or_else(|| s.parse(), |h| u64::from_str_radix(h, 16))
+            .expect("EVOHARNESS_CRASH_SEED is a number (decimal, or hex after 0x)")
+    });
+    let t0 = Instant::now();
+
+    // The run that is never killed.
+    let reference = temp_dir("crash-reference");
+    run_task(&reference, false);
+    let want = fs::read(reference.join("agent.ckpt")).unwrap();
+    let t_reference = t0.elapsed();
+
+    let dir = temp_dir("crash-killed");
+    let mut rng = Rng(seed);
+    let (mut kills, mut mid_write, mut before_first, mut incarnations) = (0, 0, 0, 0);
+    loop {
+        incarnations += 1;
+        assert!(incarnations <= KILLS + 1, "the child never finished");
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.args(["child_entry", "--exact", "--nocapture", "--test-threads=1"])
+            .env(CHILD_VAR, &dir)
+            .env_remove(ON_COMMIT_VAR);
+        if rng.below(3) == 0 {
+            cmd.env(ON_COMMIT_VAR, "1");
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut finished = false;
+        if kills < KILLS {
+            // A kill at a random instant after the start (often during start-up or the resume
+            // itself); or a random number of steps in, plus a random delay, so that kills land
+            // anywhere in a step or a checkpoint write; or just after a step that copied, so
+            // that the copy is often not yet in a checkpoint and a resume repeats it.
+            let mode = rng.below(5);
+            if mode == 0 {
+                std::thread::sleep(Duration::from_micros(rng.below(40_000)));
+            } else {
+                let (at, counts): (u64, fn(&str) -> bool) = if mode <= 2 {
+                    (1 + rng.below(30), |l| l.starts_with("step "))
+                } else {
+                    (1 + rng.below(3), |l| l.ends_with(" copied"))
+                };
+                let mut seen = 0;
+                for line in lines.by_ref() {
+                    let line = line.unwrap();
+                    seen += u64::from(counts(&line));
+                    finished |= line == "done";
+                    if seen == at {
+                        break;
+                    }
+                }
+                std::thread::sleep(Duration::from_micros(rng.below(300)));
+            }
+            if !finished {
+                child.kill().unwrap();
+            }
+        }
+        for line in lines {
+            finished |= line.unwrap() == "done";
+        }
+        let status = child.wait().unwrap();
+        if status.signal() == Some(9) {
+            kills += 1;
+            mid_write += u32::from(dir.join("agent.ckpt.tmp").exists());
+            before_first += u32::from(!dir.join("agent.ckpt").exists());
+            continue;
+        }
+        assert!(status.success() && finished, "the child failed: {status}");
+        break;
+    }
+    let elapsed = t0.elapsed();
+    let got = fs::read(dir.join("agent.ckpt")).unwrap();
+    let (g, w) = (
+        evoharness_runtime::checkpoint::Checkpoint::decode(&got).unwrap(),
+        evoharness_runtime::checkpoint::Checkpoint::decode(&want).unwrap(),
+    );
+    let repeats = fs::read_to_string(dir.join("repeats.log"))
+        .unwrap()
+        .lines()
+        .count();
+    println!(
+        "seed {seed:#x}: a task of {} steps and {RECORDS} records; {kills} SIGKILLs \
+         ({mid_write} left a temporary checkpoint file, {before_first} came before the first \
+         checkpoint), {incarnations} processes, {repeats} repeated copies recognised by the \
+         store; {elapsed:.2?} in all ({t_reference:.2?} for the reference run)",
+        w.steps
+    );
+    assert!(kills >= 20, "only {kills} kills: the task is too short");
+    assert!(
+        repeats > 0,
+        "no crash made the agent repeat a copy, so exactly-once went untested"
+    );
+
+    // The task completed, and every record is in the target exactly once, in order.
+    let copied = records(&dir);
+    assert_eq!(copied, (0..RECORDS).collect::<Vec<_>>());
+    assert_eq!(
+        fs::read_to_string(dir.join("target.log")).unwrap(),
+        fs::read_to_string(reference.join("target.log")).unwrap(),
+        "the same copies under the same sequence numbers"
+    );
+    // And the agent ended exactly where the run that was never killed ended: workspace
+    // (Progress, Belief, Experience), step counts, sampler, recurrent state, ledger cursor.
+    assert_eq!(
+        (g.steps, g.world_actions, g.harness_actions),
+        (w.steps, w.world_actions, w.harness_actions)
+    );
+    assert_eq!(g.workspace, w.workspace, "the workspaces differ");
+    assert_eq!(got, want);
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&reference).unwrap();
+}
+
+/// A checkpoint taken mid-task and resumed in another agent continues exactly as the original
+/// does, for a feed-forward and a recurrent policy, with and without an environment cursor.
+#[test]
+fn a_resumed_agent_continues_exactly() {
+    let dir = temp_dir("crash-inproc");
+    for model in ["mlp.onnx", "recurrent.onnx"] {
+        // Each agent has its own store; the resumed one starts from a copy of the original's.
+        let (da, db) = (
+            dir.join(format!("{model}-a")),
+            dir.join(format!("{model}-b")),
+        );
+        fs::create_dir_all(&da).unwrap();
+        fs::create_dir_all(&db).unwrap();
+        let mut a = Agent::new(policy(model), Ledger::open(&da), config()).unwrap();
+        a.run(157).unwrap();
+        let path = dir.join(format!("{model}.ckpt"));
+        a.checkpoint(&path).unwrap();
+        fs::copy(da.join("target.log"), db.join("target.log")).unwrap();
+        let mut b = Agent::resume(policy(model), Ledger::open(&db), config(), &path).unwrap();
+        assert_eq!(a.summary(), b.summary());
+        assert_eq!(a.policy().state(), b.policy().state());
+        for _ in 0..300 {
+            let (x, y) = (a.step().unwrap(), b.step().unwrap());
+            assert_eq!(x, y, "{model}");
+        }
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        a.checkpoint_bytes(&mut x).unwrap();
+        b.checkpoint_bytes(&mut y).unwrap();
+        assert_eq!(x, y);
+        assert_eq!(records(&da), records(&db));
+        assert!(!records(&da).is_empty(), "{model} copied nothing");
+    }
+    // An environment without a cursor: the checkpoint holds none, and resuming leaves the
+    // environment as the host made it.
+    let mut a = Agent::new(
+        policy("mlp.onnx"),
+        evoharness_runtime::FixtureEnv::default(),
+        config(),
+    )
+    .unwrap();
+    a.run(20).unwrap();
+    let mut bytes = Vec::new();
+    a.checkpoint_bytes(&mut bytes).unwrap();
+    let c = evoharness_runtime::checkpoint::Checkpoint::decode(&bytes).unwrap();
+    assert_eq!(c.environment, None);
+    assert!(c.state.is_empty());
+    let b = Agent::resume_from_bytes(
+        policy("mlp.onnx"),
+        evoharness_runtime::FixtureEnv::default(),
+        config(),
+        &bytes,
+    )
+    .unwrap();
+    assert_eq!(b.summary(), a.summary());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn scheduled_checkpoints_land_on_their_boundaries() {
+    let dir = temp_dir("crash-schedule");
+    let path = dir.join("agent.ckpt");
+    let mut a = Agent::new(policy("mlp.onnx"), Ledger::open(&dir), config()).unwrap();
+    assert!(
+        a.set_checkpoints(Some(CheckpointSchedule::new(&path).every_steps(0)))
+            .is_err()
+    );
+    a.set_checkpoints(Some(
+        CheckpointSchedule::new(&path)
+            .on_commit(false)
+            .every_steps(5),
+    ))
+    .unwrap();
+    let steps_in = |p: &Path| {
+        let b = fs::read(p).unwrap();
+        evoharness_runtime::checkpoint::Checkpoint::decode(&b)
+            .unwrap()
+            .steps
+    };
+    for i in 1..=23 {
+        a.step().unwrap().unwrap();
+        assert_eq!(path.exists(), i >= 5, "step {i}");
+        if i >= 5 {
+            assert_eq!(steps_in(&path), i - i % 5);
+        }
+    }
+    // On every commit instead.
+    a.set_checkpoints(Some(CheckpointSchedule::new(&path)))
+        .unwrap();
+    let mut commits = 0;
+    for _ in 0..100 {
+        let r = a.step().unwrap().unwrap();
+        if matches!(r.action, evoharness_core::Action::Commit(_)) {
+            commits += 1;
+            assert_eq!(steps_in(&path), a.summary().steps);
+        }
+    }
+    assert!(commits > 0, "the fixture policy never committed");
+    a.set_checkpoints(None).unwrap();
+    a.step().unwrap();
+    assert!(
+        steps_in(&path) < a.summary().steps,
+        "no schedule, no checkpoint"
+    );
+    assert!(!dir.join("agent.ckpt.tmp").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
+    let dir = temp_dir("crash-refuse");
+    let path = dir.join("agent.ckpt");
+    let mut a = Agent::new(policy("mlp.onnx"), Ledger::open(&dir), config()).unwrap();
+    a.run(10).unwrap();
+    a.checkpoint(&path).unwrap();
+    let bytes = fs::read(&path).unwrap();
+    let reason = |e: evoharness_runtime::Error| {
+        assert_eq!(e.kind(), ErrorKind::Checkpoint, "{e}");
+        *std::error::Error::source(&e)
+            .and_then(|s| s.downcast_ref::<CheckpointError>())
+            .unwrap_or_else(|| panic!("no CheckpointError under {e}"))
+    };
+    let resume = |model: &str, config: AgentConfig, bytes: &[u8]| {
+        Agent::resume_from_bytes(policy(model), Ledger::open(&dir), config, bytes)
+            .err()
+            .expect("refused")
+    };
+
+    // Another policy's contract.
+    assert!(matches!(
+        reason(resume("recurrent.onnx", config(), &bytes)),
+        CheckpointError::ForeignPolicy { .. }
+    ));
+    // Corruption anywhere.
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x10;
+    assert_eq!(
+        reason(resume("mlp.onnx", config(), &flipped)),
+        CheckpointError::Checksum
+    );
+    for n in [0, 3, 13, bytes.len() - 1] {
+        assert!(matches!(
+            reason(resume("mlp.onnx", config(), &bytes[..n])),
+            CheckpointError::Truncated { .. }
+        ));
+    }
+    // Another budget or other costs than the checkpoint was made with.
+    let other = AgentConfig {
+        budget: 500,
+        ..config()
+    };
+    assert_eq!(
+        reason(resume("mlp.onnx", other, &bytes)),
+        CheckpointError::ConfigMismatch("budget")
+    );
+    let other = AgentConfig {
+        costs: Costs {
+            track: 2,
+            ..config().costs
+        },
+        ..config()
+    };
+    assert_eq!(
+        reason(resume("mlp.onnx", other, &bytes)),
+        CheckpointError::ConfigMismatch("costs")
+    );
+    // A cursor for an environment that cannot take one.
+    let e = Agent::resume_from_bytes(
+        policy("mlp.onnx"),
+        evoharness_runtime::FixtureEnv::default(),
+        config(),
+        &bytes,
+    )
+    .err()
+    .unwrap();
+    assert_eq!(e.kind(), ErrorKind::Checkpoint);
+    assert!(e.to_string().contains("cannot restore"), "{e}");
+    // A missing file is an I/O error that names it.
+    let e = Agent::resume(
+        policy("mlp.onnx"),
+        Ledger::open(&dir),
+        config(),
+        dir.join("none.ckpt"),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(e.kind(), ErrorKind::Io);
+    assert!(e.to_string().contains("none.ckpt"), "{e}");
+    fs::remove_dir_all(&dir).unwrap();
+}
