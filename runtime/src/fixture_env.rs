@@ -115,6 +115,46 @@ impl Environment for FixtureEnv {
             _ => event(EventKind::Result, 2, &[("copied", Value::Int(self.cursor))]),
         }
     }
+
+    /// The whole state, 25 bytes: cursor (i64), calls (u64), seed (u64), all little-endian,
+    /// then the rate-limit flag. It has no side effects outside itself, so a resumed agent
+    /// repeating calls after the checkpoint reproduces the same state.
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        out.extend_from_slice(&self.cursor.to_le_bytes());
+        out.extend_from_slice(&self.calls.to_le_bytes());
+        out.extend_from_slice(&self.seed.to_le_bytes());
+        out.push(u8::from(self.limited));
+        true
+    }
+
+    fn restore_cursor(&mut self, cursor: &[u8]) -> crate::Result<()> {
+        let bad = || {
+            crate::Error::new(
+                crate::ErrorKind::Checkpoint,
+                format!(
+                    "a fixture environment cursor is 25 bytes ending in 0 or 1, not {cursor:?}"
+                ),
+            )
+        };
+        let (Ok(c), Ok(n), Ok(s), Some(&flag)) = (
+            cursor.get(0..8).unwrap_or_default().try_into(),
+            cursor.get(8..16).unwrap_or_default().try_into(),
+            cursor.get(16..24).unwrap_or_default().try_into(),
+            cursor.get(24),
+        ) else {
+            return Err(bad());
+        };
+        if cursor.len() != 25 || flag > 1 {
+            return Err(bad());
+        }
+        *self = FixtureEnv {
+            cursor: i64::from_le_bytes(c),
+            calls: u64::from_le_bytes(n),
+            seed: u64::from_le_bytes(s),
+            limited: flag == 1,
+        };
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -150,5 +190,26 @@ mod tests {
         assert_eq!((env.cursor(), env.calls()), (12, 6));
         env.reset(1);
         assert_eq!((env.cursor(), env.calls()), (0, 0));
+    }
+
+    #[test]
+    fn the_cursor_round_trips_and_bad_ones_are_refused() {
+        let mut e = FixtureEnv::new();
+        e.reset(9);
+        for tool in [0, 0, 1, 2, 0] {
+            e.call(&ToolCall {
+                tool,
+                args: Default::default(),
+            });
+        }
+        let mut out = Vec::new();
+        assert!(e.save_cursor(&mut out));
+        let mut f = FixtureEnv::new();
+        f.restore_cursor(&out).unwrap();
+        assert_eq!(f, e);
+        assert!(f.restore_cursor(&out[..24]).is_err());
+        out[24] = 2;
+        assert!(f.restore_cursor(&out).is_err());
+        assert_eq!(f, e, "a refused cursor changes nothing");
     }
 }

@@ -352,3 +352,97 @@ fn help_documents_each_command_and_the_exit_codes() {
         }
     }
 }
+
+#[test]
+fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
+    let policy = path("recurrent.onnx");
+    let common = [
+        "--backend",
+        "tract",
+        "--seed",
+        "5",
+        "--temperature",
+        "1",
+        "--budget",
+        "200",
+    ];
+    let templates = |trace: &PathBuf| -> Vec<u64> {
+        std::fs::read_to_string(trace)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["template"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    // The whole run, uninterrupted.
+    let full_trace = temp("full.jsonl");
+    let mut args = vec![
+        "run",
+        policy.as_str(),
+        "--trace",
+        full_trace.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = templates(&full_trace);
+    assert!(
+        full.len() > 12,
+        "the seed should give a run long enough to cut: {}",
+        full.len()
+    );
+
+    // The same run stopped after 9 steps with a checkpoint every step, then resumed.
+    let ck = temp("run.ck");
+    let (t1, t2) = (temp("part1.jsonl"), temp("part2.jsonl"));
+    let mut args = vec![
+        "run",
+        policy.as_str(),
+        "--steps",
+        "9",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--every",
+        "1",
+    ];
+    args.extend(["--trace", t1.to_str().unwrap()]);
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut args = vec![
+        "resume",
+        ck.to_str().unwrap(),
+        policy.as_str(),
+        "--trace",
+        t2.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut both = templates(&t1);
+    assert_eq!(both.len(), 9);
+    both.extend(templates(&t2));
+    assert_eq!(both, full, "resumed run differs from the uninterrupted one");
+
+    // Another budget is refused, with the file named, exit 1.
+    let o = evoharness(&[
+        "resume",
+        ck.to_str().unwrap(),
+        policy.as_str(),
+        "--backend",
+        "tract",
+        "--budget",
+        "7",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("another budget"), "{}", stderr(&o));
+    let o = evoharness(&["run", policy.as_str(), "--every", "3"]);
+    assert!(
+        stderr(&o).contains("`--every` needs `--checkpoint FILE`"),
+        "{}",
+        stderr(&o)
+    );
+}

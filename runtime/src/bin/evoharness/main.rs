@@ -20,6 +20,7 @@ evoharness: inspect and run structured-v1 policy files (ONNX)
 Usage:
   evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract and check that it loads and runs
   evoharness run POLICY.onnx [OPTIONS]      run a policy against a built-in environment, with a summary
+  evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 
@@ -69,6 +70,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
     match command.as_str() {
         "inspect" => inspect::main(args),
         "run" => run::main(args),
+        "resume" => run::resume(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -84,6 +86,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
             }
             Some("run") => {
                 print!("{}", run::help());
+                Ok(())
+            }
+            Some("resume") => {
+                print!("{}", run::resume_help());
                 Ok(())
             }
             Some(other) => Err(unknown_command(other).into()),
@@ -106,7 +112,7 @@ fn unknown_command(name: &str) -> Usage {
     };
     Usage::new(
         "",
-        format!("unknown command `{name}`: expected inspect or run{hint}"),
+        format!("unknown command `{name}`: expected inspect, run or resume{hint}"),
     )
 }
 

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use evoharness_core::{Action, EventKind, Outcome, Verb};
 use evoharness_runtime::fixture_env::{self, FixtureEnv};
-use evoharness_runtime::{Agent, AgentConfig, Environment, ErrorKind, Selection, TraceSink};
+use evoharness_runtime::{
+    Agent, AgentConfig, CheckpointSchedule, Environment, ErrorKind, Selection, TraceSink,
+};
 
 use crate::args::{self, Flag, Usage};
 use crate::failure::Failure;
@@ -38,6 +40,10 @@ Options:
   --budget N           the task's step budget (default 1000); every action but finish costs 1
   --steps N            stop after N steps even if the task goes on (default: no limit)
   --trace FILE         write one JSON line per step to FILE (see the runtime's `trace` module)
+  --checkpoint FILE    keep a checkpoint of the whole agent in FILE (atomic replace, checksum)
+                       after every step that commits progress and when the task ends;
+                       `evoharness resume FILE POLICY.onnx` continues from it
+  --every N            also checkpoint every N steps (needs --checkpoint)
   --json               print the summary as one JSON object instead
   -v, --verbose        also print the runtime's information messages
 ";
@@ -64,6 +70,8 @@ const FLAGS: &[Flag] = &[
     Flag::value("--budget", "a number"),
     Flag::value("--steps", "a number"),
     Flag::value("--trace", "a file"),
+    Flag::value("--checkpoint", "a file"),
+    Flag::value("--every", "a number"),
     Flag::switch("--json"),
     Flag::switch("--verbose"),
     Flag::switch("-v"),
@@ -79,15 +87,64 @@ struct Settings {
     max_steps: Option<u64>,
     trace: Option<String>,
     json: bool,
+    /// The checkpoint to resume from (`evoharness resume`).
+    resume: Option<String>,
+    checkpoint: Option<String>,
+    every: Option<u64>,
+}
+
+const RESUME_HELP: &str = "\
+evoharness resume: continue a run from its checkpoint
+
+Usage: evoharness resume CHECKPOINT POLICY.onnx [OPTIONS]
+
+Rebuilds the agent from CHECKPOINT (written by `evoharness run --checkpoint`): its workspace,
+step counters, sampler, recurrent state and the environment's state, then runs on as `run`
+does, checkpointing to the same file unless --checkpoint names another. Give the same
+--budget, --seed and --temperature as the original run: a checkpoint made with another budget
+or another policy is refused.
+
+Options: as `evoharness run` (see `evoharness run --help`).
+";
+
+/// `evoharness resume --help`.
+pub(crate) fn resume_help() -> String {
+    format!("{RESUME_HELP}")
+}
+
+/// `evoharness resume CHECKPOINT POLICY.onnx ...`.
+pub(crate) fn resume(argv: impl IntoIterator<Item = String>) -> Result<(), Failure> {
+    main_as("resume", argv)
 }
 
 pub(crate) fn main(argv: impl IntoIterator<Item = String>) -> Result<(), Failure> {
-    let p = args::parse("run", FLAGS, argv)?;
+    main_as("run", argv)
+}
+
+fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Result<(), Failure> {
+    let p = args::parse(command, FLAGS, argv)?;
     if p.help {
-        print!("{}", help());
+        print!(
+            "{}",
+            if command == "run" {
+                help()
+            } else {
+                resume_help()
+            }
+        );
         return Ok(());
     }
-    let [file] = p.positionals([("POLICY", "the .onnx policy file to run")])?;
+    let policy_arg = ("POLICY", "the .onnx policy file to run");
+    let (file, resume) = if command == "run" {
+        let [file] = p.positionals([policy_arg])?;
+        (file, None)
+    } else {
+        let [from, file] = p.positionals([
+            ("CHECKPOINT", "the checkpoint file to continue from"),
+            policy_arg,
+        ])?;
+        (file, Some(from.to_string()))
+    };
     crate::init_log(p.switch("--verbose") || p.switch("-v"));
     match p.value("--env").unwrap_or("fixture") {
         "fixture" => {}
@@ -142,7 +199,16 @@ pub(crate) fn main(argv: impl IntoIterator<Item = String>) -> Result<(), Failure
         max_steps: positive("--steps")?,
         trace: p.value("--trace").map(String::from),
         json: p.switch("--json"),
+        checkpoint: p
+            .value("--checkpoint")
+            .map(String::from)
+            .or_else(|| resume.clone()),
+        every: positive("--every")?,
+        resume,
     };
+    if settings.every.is_some() && settings.checkpoint.is_none() {
+        return Err(Usage::new(command, "`--every` needs `--checkpoint FILE`").into());
+    }
     let choice = options::choice(&p, "run")?;
     run(&settings, &choice)
 }
@@ -173,7 +239,22 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
             fixture_env::TOOL_NAMES.join(", ")
         );
     }
-    let mut agent = Agent::new(policy, env, s.config).map_err(|e| Failure::runtime(&e))?;
+    let mut agent = match &s.resume {
+        None => Agent::new(policy, env, s.config).map_err(|e| Failure::runtime(&e))?,
+        Some(from) => Agent::resume(policy, env, s.config, from).map_err(|e| match e.kind() {
+            ErrorKind::Io | ErrorKind::Checkpoint => Failure::about(from, &e),
+            _ => Failure::runtime(&e),
+        })?,
+    };
+    if let Some(path) = &s.checkpoint {
+        let mut schedule = CheckpointSchedule::new(path);
+        if let Some(n) = s.every {
+            schedule = schedule.every_steps(n);
+        }
+        agent
+            .set_checkpoints(Some(schedule))
+            .map_err(|e| Failure::runtime(&e))?;
+    }
     if let Some(path) = &s.trace {
         let f = std::fs::File::create(path)
             .map_err(|e| Failure::io(path, "cannot create the trace file", &e))?;
@@ -188,7 +269,7 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     let limit = s.max_steps.unwrap_or(u64::MAX);
     while tally.steps < limit {
         let Some(report) = agent.step().map_err(|e| match e.kind() {
-            ErrorKind::Io => Failure::about(s.trace.as_deref().unwrap_or("trace"), &e),
+            ErrorKind::Io | ErrorKind::Checkpoint => Failure::runtime(&e),
             _ => Failure::runtime(&e),
         })?
         else {
