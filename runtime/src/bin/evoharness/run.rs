@@ -109,7 +109,7 @@ Options: as `evoharness run` (see `evoharness run --help`).
 
 /// `evoharness resume --help`.
 pub(crate) fn resume_help() -> String {
-    format!("{RESUME_HELP}")
+    RESUME_HELP.to_string()
 }
 
 /// `evoharness resume CHECKPOINT POLICY.onnx ...`.
