@@ -189,10 +189,7 @@ fn a_gpu_on_the_cpu_library_is_a_device_error() {
         assert_eq!(e.kind(), ErrorKind::Device, "{e}");
         let msg = chain(&e);
         println!("{msg}");
-        assert!(
-            msg.contains(&format!("{device:?} is not available")),
-            "{msg}"
-        );
+        assert!(msg.contains(&format!("{device} is not available")), "{msg}");
         assert!(msg.contains("CPU build"), "{msg}");
         // The cause from ONNX Runtime names the execution provider.
         assert!(
