@@ -474,25 +474,15 @@ fn a_resumed_agent_continues_exactly() {
     }
     // An environment without a cursor: the checkpoint holds none, and resuming leaves the
     // environment as the host made it.
-    let mut a = Agent::new(
-        policy("mlp.onnx"),
-        evoharness_runtime::FixtureEnv::default(),
-        config(),
-    )
-    .unwrap();
+    let mut a = Agent::new(policy("mlp.onnx"), NoCursor::default(), config()).unwrap();
     a.run(20).unwrap();
     let mut bytes = Vec::new();
     a.checkpoint_bytes(&mut bytes).unwrap();
     let c = evoharness_runtime::checkpoint::Checkpoint::decode(&bytes).unwrap();
     assert_eq!(c.environment, None);
     assert!(c.state.is_empty());
-    let b = Agent::resume_from_bytes(
-        policy("mlp.onnx"),
-        evoharness_runtime::FixtureEnv::default(),
-        config(),
-        &bytes,
-    )
-    .unwrap();
+    let b = Agent::resume_from_bytes(policy("mlp.onnx"), NoCursor::default(), config(), &bytes)
+        .unwrap();
     assert_eq!(b.summary(), a.summary());
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -606,14 +596,9 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
         CheckpointError::ConfigMismatch("costs")
     );
     // A cursor for an environment that cannot take one.
-    let e = Agent::resume_from_bytes(
-        policy("mlp.onnx"),
-        evoharness_runtime::FixtureEnv::default(),
-        config(),
-        &bytes,
-    )
-    .err()
-    .unwrap();
+    let e = Agent::resume_from_bytes(policy("mlp.onnx"), NoCursor::default(), config(), &bytes)
+        .err()
+        .unwrap();
     assert_eq!(e.kind(), ErrorKind::Checkpoint);
     assert!(e.to_string().contains("cannot restore"), "{e}");
     // A missing file is an I/O error that names it.
@@ -628,4 +613,21 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
     assert_eq!(e.kind(), ErrorKind::Io);
     assert!(e.to_string().contains("none.ckpt"), "{e}");
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The fixture environment without a cursor: a host environment that does not implement
+/// resume, as most stateless ones need not.
+#[derive(Default)]
+struct NoCursor(evoharness_runtime::FixtureEnv);
+
+impl Environment for NoCursor {
+    fn tools(&self) -> u16 {
+        self.0.tools()
+    }
+    fn reset(&mut self, seed: u64) -> EventBuf {
+        self.0.reset(seed)
+    }
+    fn call(&mut self, call: &ToolCall) -> EventBuf {
+        self.0.call(call)
+    }
 }
