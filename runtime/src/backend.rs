@@ -16,6 +16,10 @@ use crate::error::{Context, Error, ErrorKind, Result};
 pub const ORT_VERSION: &str = "1.31.1";
 /// The environment variable that names the ONNX Runtime shared library.
 pub const ORT_LIB_ENV: &str = "EVOHARNESS_ORT_LIB";
+/// The environment variable a host may set to choose the backend (`tract`, `onnxruntime` or
+/// `auto`), read by [`Backend::from_env`] and by the `evoharness` tool when no `--backend` is
+/// given.
+pub const BACKEND_ENV: &str = "EVOHARNESS_BACKEND";
 /// Where `scripts/fetch-onnxruntime.sh` puts the library, relative to the repository root;
 /// [`init`] looks for it from the current directory upwards.
 pub const ORT_LIB_DEFAULT: &str = "third_party/onnxruntime/lib/libonnxruntime.so";
@@ -46,6 +50,23 @@ impl Backend {
             other => Err(Error::new(
                 ErrorKind::Config,
                 format!("unknown backend `{other}`: expected tract, onnxruntime or auto"),
+            )),
+        }
+    }
+}
+
+impl Backend {
+    /// The backend [`BACKEND_ENV`] names, or `None` when it is unset or empty; a value that is
+    /// not a backend's name is an error, not a silent default.
+    pub fn from_env() -> Result<Option<Self>> {
+        match std::env::var(BACKEND_ENV) {
+            Ok(v) if !v.is_empty() => Backend::parse(&v).map(Some).map_err(|e| {
+                Error::new(ErrorKind::Config, format!("{BACKEND_ENV}: {}", e.message()))
+            }),
+            Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => Err(Error::new(
+                ErrorKind::Config,
+                format!("{BACKEND_ENV} is not valid UTF-8"),
             )),
         }
     }

@@ -446,3 +446,21 @@ fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_backend_can_come_from_the_environment() {
+    let o = Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(["inspect", &path("mlp.onnx"), "--json"])
+        .env("EVOHARNESS_BACKEND", "tract")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"tract\""), "{}", stdout(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(["inspect", &path("mlp.onnx")])
+        .env("EVOHARNESS_BACKEND", "gpu")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("EVOHARNESS_BACKEND"), "{}", stderr(&o));
+}

@@ -23,7 +23,8 @@ pub(crate) const DEVICE_FLAGS: [Flag; 3] = [
 /// Help text for the backend flags.
 pub(crate) const BACKEND_HELP: &str =
     "  --backend NAME       tract (pure Rust, built in), onnxruntime (ort for short) or auto
-                       (default: ONNX Runtime when its library is found, else tract)
+                       (default: $EVOHARNESS_BACKEND, else auto: ONNX Runtime when its
+                       library is found, else tract)
   --ort-lib FILE       the ONNX Runtime library to load (implies --backend onnxruntime);
                        without it: $EVOHARNESS_ORT_LIB, else third_party/onnxruntime/lib/
                        libonnxruntime.so in this directory or a parent
@@ -63,7 +64,9 @@ pub(crate) fn choice(p: &Parsed, command: &'static str) -> Result<Choice, Usage>
     let usage = |m: String| Usage::new(command, m);
     let mut backend = match p.value("--backend") {
         Some(b) => Backend::parse(b).map_err(|e| usage(format!("--backend: {}", e.message())))?,
-        None => Backend::Auto,
+        None => Backend::from_env()
+            .map_err(|e| usage(e.to_string()))?
+            .unwrap_or(Backend::Auto),
     };
     if let Some(lib) = p.value("--ort-lib") {
         if backend == Backend::Tract {
