@@ -270,7 +270,7 @@ impl<E: Environment> Agent<E> {
             harness: 0,
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
-            identity: checkpoint::policy_identity(policy.abi()),
+            identity: checkpoint::policy_identity(policy.abi(), policy.fingerprint()),
             durable: None,
             policy,
         })

@@ -68,7 +68,8 @@ const TAIL: usize = 4;
 /// The same CRC-32 as core's workspace snapshots.
 static CRC32: crc::Crc<u32, crc::Table<1>> =
     crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
-static CRC64: crc::Crc<u64, crc::Table<1>> = crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
+pub(crate) static CRC64: crc::Crc<u64, crc::Table<1>> =
+    crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
 
 /// Why checkpoint bytes were refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,10 +150,11 @@ impl fmt::Display for CheckpointError {
 
 impl std::error::Error for CheckpointError {}
 
-/// The identity of a policy's contract, as recorded in its checkpoints: a CRC-64/XZ over the
-/// ABI name, layout version, capacities, observation and action sizes, recurrent state length
-/// and tool names.
-pub fn policy_identity(abi: &PolicyAbi) -> u64 {
+/// The identity of a policy, as recorded in its checkpoints: a CRC-64/XZ over the ABI name,
+/// layout version, capacities, observation and action sizes, recurrent state length, tool names,
+/// and the file's [`Policy::fingerprint`](crate::Policy::fingerprint), so a retrained policy of
+/// the same shape does not resume another's run.
+pub fn policy_identity(abi: &PolicyAbi, fingerprint: u64) -> u64 {
     let mut d = CRC64.digest();
     let mut field = |bytes: &[u8]| {
         d.update(&(bytes.len() as u64).to_le_bytes());
@@ -170,6 +172,7 @@ pub fn policy_identity(abi: &PolicyAbi) -> u64 {
     for t in &abi.tool_names {
         field(t.as_bytes());
     }
+    field(&fingerprint.to_le_bytes());
     d.finalize()
 }
 

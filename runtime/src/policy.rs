@@ -178,6 +178,7 @@ impl PolicyBuilder {
         let (session, device) = self.session(env, active, device, bytes, name)?;
         let mut policy = Policy::new(session, abi, active, name)?;
         policy.device = device;
+        policy.fingerprint = crate::checkpoint::CRC64.checksum(bytes);
         Ok(policy)
     }
 
@@ -264,6 +265,7 @@ enum Input {
 pub struct Policy {
     session: Session,
     device: Device,
+    fingerprint: u64,
     abi: PolicyAbi,
     layout: Layout,
     backend: &'static Active,
@@ -406,6 +408,7 @@ impl Policy {
         };
         Ok(Self {
             device: Device::Cpu,
+            fingerprint: 0,
             obs: tensor(abi.obs_len)?,
             mask: tensor(abi.actions)?,
             state: abi.state_len.map(tensor).transpose()?,
@@ -435,6 +438,12 @@ impl Policy {
     /// The backend running it.
     pub fn backend(&self) -> &'static Active {
         self.backend
+    }
+
+    /// A CRC-64 of the policy file's bytes: checkpoints record it, so an agent resumes only
+    /// with the very policy (weights included) that wrote them.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// The device it runs on: the one requested, or the CPU after an allowed fallback.

@@ -631,3 +631,31 @@ impl Environment for NoCursor {
         self.0.call(call)
     }
 }
+
+#[test]
+fn a_retrained_policy_of_the_same_shape_cannot_resume_another_s_run() {
+    // Same contract, other weights: flip the low bit of a byte in the middle of the file, inside
+    // the first layer's weights (two thirds of the file).
+    let mut bytes = fs::read(fixture("mlp.onnx")).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x01;
+    let load = |b: &[u8]| {
+        PolicyBuilder::new()
+            .backend(Backend::Tract)
+            .commit_from_memory(b)
+            .unwrap()
+    };
+    let original = load(&fs::read(fixture("mlp.onnx")).unwrap());
+    let retrained = load(&bytes);
+    assert_eq!(original.abi(), retrained.abi());
+    assert_ne!(original.fingerprint(), retrained.fingerprint());
+    let mut a = Agent::new(original, NoCursor::default(), config()).unwrap();
+    a.run(5).unwrap();
+    let mut ck = Vec::new();
+    a.checkpoint_bytes(&mut ck).unwrap();
+    let e = Agent::resume_from_bytes(retrained, NoCursor::default(), config(), &ck)
+        .err()
+        .unwrap();
+    assert_eq!(e.kind(), ErrorKind::Checkpoint);
+    assert!(e.to_string().contains("another policy"), "{e}");
+}
