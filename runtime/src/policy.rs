@@ -481,6 +481,12 @@ impl Policy {
         }
     }
 
+    /// The logits of the last run (zeros before the first), one per action template: what an
+    /// agent chose from, for traces, parity checks and training data.
+    pub fn logits(&self) -> &[f32] {
+        &self.logits
+    }
+
     /// The value estimate of the last run, if the policy has one.
     pub fn value(&self) -> Option<f32> {
         self.out_value.map(|_| self.value)

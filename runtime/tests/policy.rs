@@ -41,6 +41,7 @@ fn tract_matches_onnxruntime_on_the_mlp() {
     let mut p = load("mlp.onnx").unwrap();
     for c in reference("mlp.onnx") {
         let logits = p.run(&c.obs, &c.mask).unwrap().to_vec();
+        assert_eq!(p.logits(), logits.as_slice(), "logits() is the last run's");
         let d = max_diff(&logits, &c.logits);
         assert!(d <= 1e-5, "logits differ by {d}");
         let v = p.value().unwrap();
