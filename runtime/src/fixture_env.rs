@@ -136,17 +136,15 @@ impl Environment for FixtureEnv {
                 ),
             )
         };
-        let (Ok(c), Ok(n), Ok(s), Some(&flag)) = (
-            cursor.get(0..8).unwrap_or_default().try_into(),
-            cursor.get(8..16).unwrap_or_default().try_into(),
-            cursor.get(16..24).unwrap_or_default().try_into(),
-            cursor.get(24),
-        ) else {
+        let Ok(&[ref c @ .., flag]) = <&[u8; 25]>::try_from(cursor) else {
             return Err(bad());
         };
-        if cursor.len() != 25 || flag > 1 {
+        if flag > 1 {
             return Err(bad());
         }
+        // Three little-endian u64s; the array lengths make these conversions exact.
+        let word = |i: usize| -> [u8; 8] { c[8 * i..8 * i + 8].try_into().unwrap_or_default() };
+        let (c, n, s) = (word(0), word(1), word(2));
         *self = FixtureEnv {
             cursor: i64::from_le_bytes(c),
             calls: u64::from_le_bytes(n),
