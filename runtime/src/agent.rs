@@ -632,11 +632,11 @@ fn select(logits: &[f32], mask: &[u8], how: Selection, rng: &mut SplitMix64) -> 
 
 /// SplitMix64: a tiny, well-known generator whose whole state is one `u64` (so a checkpoint
 /// holds it exactly).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -12,6 +12,7 @@
 //! | [`trace`] | one JSON line (or callback) per step |
 //! | [`error`] | the one error type |
 //! | [`fixture_env`] | a toy environment for the test fixture policies (tests and demos; not a task) |
+//! | [`tasks`] | the task suite: simulated enterprise workflows, baselines, vectorised stepping, evaluation |
 
 pub mod agent;
 pub mod backend;
@@ -19,6 +20,7 @@ pub mod checkpoint;
 pub mod error;
 pub mod fixture_env;
 pub mod policy;
+pub mod tasks;
 pub mod trace;
 
 pub use agent::{

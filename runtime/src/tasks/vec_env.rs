@@ -1,0 +1,315 @@
+//! [`VecEnv`]: many worlds of one task stepped in one call, for training.
+//!
+//! Each of the `n` environments is a [`Runner`]: a world and a workspace of the suite's
+//! [`CAPACITIES`](super::CAPACITIES). One [`VecEnv::step`] takes one template index per
+//! environment and writes, into the caller's buffers, each environment's next observation
+//! (structured-v1, `obs_len` floats), its mask (`actions` bytes, 1 = legal), the step's reward
+//! ([`super::reward`]) and a done flag. An environment whose episode ended is reset at once
+//! with its next seed (its observation is then the new episode's first), and the ended
+//! episode's stats are kept for [`VecEnv::last_episode`]. Experience carries over between the
+//! episodes of one environment, which stays in one organisation.
+//!
+//! Environment `i` runs organisation `families.start + i % families.len()` and, for its `k`-th
+//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, families)`.
+//!
+//! After construction a step allocates nothing.
+
+use std::ops::Range;
+
+use super::episode::{Decision, Runner};
+use super::{EpisodeStats, TaskConfig};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Many environments of one task; see the [module docs](self).
+pub struct VecEnv {
+    runners: Vec<Runner>,
+    episodes: Vec<u64>,
+    last: Vec<Option<EpisodeStats>>,
+    seed: u64,
+    obs_len: usize,
+    actions: usize,
+}
+
+impl VecEnv {
+    /// `n` environments (at least 1) of `task`, in organisations `families` (not empty),
+    /// seeded from `seed`. Their first episodes start at once: read them with
+    /// [`VecEnv::observe`].
+    pub fn new(task: TaskConfig, n: usize, families: Range<u64>, seed: u64) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "a VecEnv needs at least one environment",
+            ));
+        }
+        if families.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "a VecEnv needs at least one organisation",
+            ));
+        }
+        let nfam = families.end - families.start;
+        let mut runners = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut r = Runner::new(task, families.start + i as u64 % nfam)?;
+            r.set_timing(false);
+            r.begin(seed.wrapping_add(i as u64));
+            runners.push(r);
+        }
+        let layout = *runners[0].layout();
+        Ok(Self {
+            runners,
+            episodes: vec![0; n],
+            last: vec![None; n],
+            seed,
+            obs_len: layout.obs_len(),
+            actions: layout.actions(),
+        })
+    }
+
+    /// Environments.
+    pub fn len(&self) -> usize {
+        self.runners.len()
+    }
+
+    /// Never: a VecEnv has at least one environment.
+    pub fn is_empty(&self) -> bool {
+        self.runners.is_empty()
+    }
+
+    /// Floats in one environment's observation.
+    pub fn obs_len(&self) -> usize {
+        self.obs_len
+    }
+
+    /// Templates in one environment's mask.
+    pub fn actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Environment `i`'s runner (its world and workspace), if there is one.
+    pub fn env(&self, i: usize) -> Option<&Runner> {
+        self.runners.get(i)
+    }
+
+    /// The stats of environment `i`'s last finished episode.
+    pub fn last_episode(&self, i: usize) -> Option<&EpisodeStats> {
+        self.last.get(i).and_then(Option::as_ref)
+    }
+
+    /// Episodes environment `i` has finished.
+    pub fn episodes(&self, i: usize) -> u64 {
+        self.episodes.get(i).copied().unwrap_or(0)
+    }
+
+    fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
+        let want = self.runners.len() * per;
+        if buf.len() == want {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "{what} has {} elements; {} environments need {want}",
+                    buf.len(),
+                    self.runners.len()
+                ),
+            ))
+        }
+    }
+
+    /// Writes every environment's current observation and mask.
+    pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
+        self.check_len("obs", obs, self.obs_len)?;
+        self.check_len("mask", mask, self.actions)?;
+        for (i, r) in self.runners.iter().enumerate() {
+            write(r, i, self.obs_len, self.actions, obs, mask)?;
+        }
+        Ok(())
+    }
+
+    /// Steps every environment with its template in `actions`; see the [module docs](self).
+    ///
+    /// Every action is checked before any is applied: if one is not legal now, or a buffer has
+    /// the wrong length, nothing changes and the error names the environment.
+    pub fn step(
+        &mut self,
+        actions: &[u32],
+        obs: &mut [f32],
+        mask: &mut [u8],
+        reward: &mut [f32],
+        done: &mut [u8],
+    ) -> Result<()> {
+        self.check_len("actions", actions, 1)?;
+        self.check_len("obs", obs, self.obs_len)?;
+        self.check_len("mask", mask, self.actions)?;
+        self.check_len("reward", reward, 1)?;
+        self.check_len("done", done, 1)?;
+        for (i, (r, &a)) in self.runners.iter().zip(actions).enumerate() {
+            r.check(a as usize).map_err(|e| {
+                Error::new(
+                    ErrorKind::Config,
+                    format!("environment {i}: {}", e.message()),
+                )
+            })?;
+        }
+        let n = self.runners.len() as u64;
+        for (i, r) in self.runners.iter_mut().enumerate() {
+            let (rw, over) = r.step(&Decision::Template(actions[i] as usize), None)?;
+            reward[i] = rw as f32;
+            done[i] = u8::from(over);
+            if over {
+                self.last[i] = Some(*r.stats());
+                self.episodes[i] += 1;
+                let k = self.episodes[i];
+                r.begin(
+                    self.seed
+                        .wrapping_add(i as u64)
+                        .wrapping_add(k.wrapping_mul(n)),
+                );
+            }
+            write(r, i, self.obs_len, self.actions, obs, mask)?;
+        }
+        Ok(())
+    }
+}
+
+fn write(
+    r: &Runner,
+    i: usize,
+    obs_len: usize,
+    actions: usize,
+    obs: &mut [f32],
+    mask: &mut [u8],
+) -> Result<()> {
+    let layout = r.layout();
+    let ws = r.workspace();
+    let o = &mut obs[i * obs_len..(i + 1) * obs_len];
+    let m = &mut mask[i * actions..(i + 1) * actions];
+    layout
+        .encode(ws, o)
+        .and_then(|()| layout.mask(ws, m).map(|_| ()))
+        .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskKind;
+    use crate::tasks::episode::{Controller, View};
+
+    /// Picks the first legal template after a rotating offset: cheap, varied, legal.
+    fn pick(mask: &[u8], salt: usize) -> u32 {
+        let n = mask.len();
+        (0..n)
+            .map(|k| (k + salt * 7) % n)
+            .find(|&t| mask[t] == 1)
+            .unwrap_or(0) as u32
+    }
+
+    #[test]
+    fn steps_write_every_buffer_and_auto_reset() {
+        let task = TaskConfig::new(TaskKind::Orchestration, 50);
+        let mut v = VecEnv::new(task, 3, 0..2, 7).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; 3 * ol];
+        let mut mask = vec![0; 3 * al];
+        let (mut rew, mut done) = (vec![0.0; 3], vec![0; 3]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut ends = 0;
+        for s in 0..2_000 {
+            let acts: Vec<u32> = (0..3)
+                .map(|i| pick(&mask[i * al..(i + 1) * al], s + i))
+                .collect();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            ends += done.iter().filter(|&&d| d == 1).count();
+            for i in 0..3 {
+                assert!(
+                    mask[i * al..(i + 1) * al].contains(&1),
+                    "a fresh or running env has a legal move"
+                );
+                if done[i] == 1 {
+                    assert!(v.last_episode(i).is_some());
+                    assert_eq!(v.env(i).unwrap().stats().steps, 0, "reset at once");
+                }
+            }
+        }
+        assert!(ends > 0);
+        assert_eq!(ends as u64, (0..3).map(|i| v.episodes(i)).sum::<u64>());
+    }
+
+    #[test]
+    fn a_bad_action_or_buffer_changes_nothing() {
+        let task = TaskConfig::new(TaskKind::Migration, 50);
+        let mut v = VecEnv::new(task, 2, 0..1, 0).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; 2 * ol];
+        let mut mask = vec![0; 2 * al];
+        let (mut rew, mut done) = (vec![0.0; 2], vec![0; 2]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let legal = pick(&mask[..al], 0);
+        let illegal = (0..al).find(|&t| mask[al + t] == 0).unwrap() as u32;
+        let e = v
+            .step(&[legal, illegal], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap_err();
+        assert!(e.to_string().contains("environment 1"), "{e}");
+        assert_eq!(
+            v.env(0).unwrap().stats().steps,
+            0,
+            "environment 0 did not step either"
+        );
+        assert!(
+            v.step(&[legal], &mut obs, &mut mask, &mut rew, &mut done)
+                .is_err()
+        );
+        assert!(
+            v.step(
+                &[legal, legal],
+                &mut obs[1..],
+                &mut mask,
+                &mut rew,
+                &mut done
+            )
+            .is_err()
+        );
+        assert!(VecEnv::new(task, 0, 0..1, 0).is_err());
+        assert!(VecEnv::new(task, 1, 3..3, 0).is_err());
+    }
+
+    /// The same episode through a VecEnv and through a Runner gives the same stats.
+    #[test]
+    fn agrees_with_a_runner() {
+        struct Rotating(usize);
+        impl Controller for Rotating {
+            fn name(&self) -> String {
+                "rotating".into()
+            }
+            fn wants_mask(&self) -> bool {
+                true
+            }
+            fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+                self.0 += 1;
+                Ok(Decision::Template(pick(view.mask, self.0) as usize))
+            }
+        }
+        let task = TaskConfig::new(TaskKind::Records, 50);
+        let mut v = VecEnv::new(task, 1, 5..6, 11).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let (mut obs, mut mask) = (vec![0.0; ol], vec![0; al]);
+        let (mut rew, mut done) = (vec![0.0], vec![0]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut total = 0.0f64;
+        let mut k = 0;
+        while done[0] == 0 {
+            k += 1;
+            v.step(&[pick(&mask, k)], &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            total += f64::from(rew[0]);
+        }
+        let mut r = Runner::new(task, 5).unwrap();
+        let stats = r.episode(&mut Rotating(0), 11, u64::MAX).unwrap();
+        let vs = v.last_episode(0).unwrap();
+        assert_eq!(stats, *vs);
+        assert!((stats.reward - total).abs() < 1e-4);
+    }
+}
