@@ -1,9 +1,11 @@
-//! `evoharness`: inspect and run structured-v1 policy files from the command line.
+//! `evoharness`: inspect and run structured-v1 policy files from the command line, and evaluate
+//! agents on the task suite.
 //!
 //! `evoharness --help` and `evoharness COMMAND --help` say how. Arguments are parsed by hand
 //! (see `args`), to keep the tool's build to the runtime's own dependencies.
 
 mod args;
+mod eval;
 mod failure;
 mod inspect;
 mod options;
@@ -21,6 +23,7 @@ Usage:
   evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract and check that it loads and runs
   evoharness run POLICY.onnx [OPTIONS]      run a policy against a built-in environment, with a summary
   evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
+  evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 
@@ -71,6 +74,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "inspect" => inspect::main(args),
         "run" => run::main(args),
         "resume" => run::resume(args),
+        "eval" => eval::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -90,6 +94,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
             }
             Some("resume") => {
                 print!("{}", run::resume_help());
+                Ok(())
+            }
+            Some("eval") => {
+                print!("{}", eval::help());
                 Ok(())
             }
             Some(other) => Err(unknown_command(other).into()),
@@ -112,7 +120,7 @@ fn unknown_command(name: &str) -> Usage {
     };
     Usage::new(
         "",
-        format!("unknown command `{name}`: expected inspect, run or resume{hint}"),
+        format!("unknown command `{name}`: expected inspect, run, resume or eval{hint}"),
     )
 }
 

@@ -100,6 +100,16 @@ pub(crate) fn choice(p: &Parsed, command: &'static str) -> Result<Choice, Usage>
     })
 }
 
+impl Choice {
+    /// A builder for the chosen backend and device, with the chosen CPU fallback.
+    pub(crate) fn builder(&self) -> PolicyBuilder {
+        self.builder
+            .clone()
+            .device(self.device)
+            .cpu_fallback(self.cpu_fallback)
+    }
+}
+
 /// Loads and checks the policy in `file` on the chosen device, or on the CPU if that device is
 /// not available and `--cpu-fallback` was given.
 pub(crate) fn load(choice: &Choice, file: &str) -> Result<Loaded, Failure> {
