@@ -464,3 +464,134 @@ fn the_backend_can_come_from_the_environment() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("EVOHARNESS_BACKEND"), "{}", stderr(&o));
 }
+
+#[test]
+fn eval_prints_a_table_or_json_with_every_field() {
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "records",
+        "--agent",
+        "oracle",
+        "--seeds",
+        "0..6",
+        "--horizon",
+        "100",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("success rate          100.0%"), "{out}");
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--agent",
+        "append-only:20",
+        "--seeds",
+        "3..9",
+        "--horizon",
+        "200",
+        "--families",
+        "10..12",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "task",
+        "agent",
+        "episodes",
+        "success_rate",
+        "integrity_violations",
+        "mean_steps",
+        "mean_world_actions",
+        "mean_harness_actions",
+        "harness_actions_by_verb",
+        "mean_cost",
+        "p50_step_us",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["task"], "migration");
+    assert_eq!(v["episodes"], 6);
+    assert_eq!(v["families"], 2);
+    assert_eq!(v["mean_harness_actions"], 0.0);
+    assert!(v["harness_actions_by_verb"]["track"].is_number());
+}
+
+#[test]
+fn eval_sweep_writes_a_plot_with_a_line_per_agent() {
+    let svg = temp("sweep.svg");
+    let o = evoharness(&[
+        "eval",
+        "--sweep",
+        "--task",
+        "orchestration",
+        "--seeds",
+        "0..4",
+        "--horizons",
+        "50,200",
+        "--agents",
+        "oracle,random",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("oracle") && out.contains("random"), "{out}");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg"), "{plot}");
+    assert_eq!(plot.matches("<polyline").count(), 2);
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn eval_mistakes_are_named() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["eval", "--agent", "oracle"], "missing --task"),
+        (
+            &["eval", "--task", "payroll", "--agent", "oracle"],
+            "unknown task \"payroll\"",
+        ),
+        (&["eval", "--task", "records"], "missing --agent"),
+        (
+            &["eval", "--task", "records", "--agent", "smart"],
+            "unknown agent \"smart\"",
+        ),
+        (
+            &[
+                "eval", "--task", "records", "--agent", "oracle", "--seeds", "5..5",
+            ],
+            "expected a range A..B with A < B",
+        ),
+        (
+            &["eval", "--sweep", "--task", "records"],
+            "--sweep needs --out",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = evoharness(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    // A policy made for other capacities than the suite's is refused by name.
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "records",
+        "--agent",
+        &format!("policy:{}", path("mlp.onnx")),
+        "--backend",
+        "tract",
+        "--seeds",
+        "0..2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the task suite needs"),
+        "{}",
+        stderr(&o)
+    );
+}

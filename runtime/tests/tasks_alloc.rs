@@ -1,0 +1,121 @@
+//! After warm-up, stepping the task suite allocates nothing: a [`VecEnv`] step (world, workspace,
+//! observation, mask, reward, auto-reset) and a [`Runner`] episode of the oracle, the static
+//! harness and the random baseline. (The append-only baseline's transcript grows by design.)
+//! Counted by a global allocator that counts per thread, as in `alloc.rs`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use evoharness_runtime::tasks::baselines::{Oracle, RandomAgent, StaticHarness};
+use evoharness_runtime::tasks::episode::{Controller, Runner};
+use evoharness_runtime::tasks::{TaskConfig, TaskKind, VecEnv};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls on this thread.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocs() -> u64 {
+    ALLOCS.with(Cell::get)
+}
+
+/// The first legal template at or after a rotating offset, skipping `finish` (so episodes
+/// run long and end by budget as well as by choice).
+fn pick(mask: &[u8], salt: usize) -> u32 {
+    let n = mask.len();
+    (0..n)
+        .map(|k| (k + salt * 13) % n)
+        .find(|&t| t >= 2 && mask[t] == 1)
+        .unwrap_or(0) as u32
+}
+
+#[test]
+fn the_counter_counts() {
+    let before = allocs();
+    let v = std::hint::black_box(vec![1u8; 10]);
+    assert_eq!(allocs() - before, 1);
+    drop(v);
+}
+
+#[test]
+fn a_vec_env_step_allocates_nothing() {
+    for kind in TaskKind::ALL {
+        let n = 8;
+        let mut v = VecEnv::new(TaskConfig::new(kind, 60), n, 0..3, 1).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        let mut acts = vec![0u32; n];
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut step = |s: usize, v: &mut VecEnv| -> u64 {
+            for (i, a) in acts.iter_mut().enumerate() {
+                *a = pick(&mask[i * al..(i + 1) * al], s + i);
+            }
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            u64::from(done.iter().map(|&d| u32::from(d)).sum::<u32>())
+        };
+        // Warm-up: every environment ends and restarts at least once.
+        let mut s = 0;
+        while (0..n).any(|i| v.episodes(i) < 2) {
+            step(s, &mut v);
+            s += 1;
+        }
+        let before = allocs();
+        let mut ends = 0;
+        for _ in 0..5_000 {
+            ends += step(s, &mut v);
+            s += 1;
+        }
+        assert_eq!(allocs() - before, 0, "{kind}: VecEnv steps allocated");
+        assert!(ends > 0, "{kind}: the measured steps include auto-resets");
+    }
+}
+
+#[test]
+fn baseline_episodes_allocate_nothing_after_the_first() {
+    let agents: [Box<dyn Controller>; 3] = [
+        Box::new(Oracle),
+        Box::new(StaticHarness::default()),
+        Box::new(RandomAgent::default()),
+    ];
+    for mut agent in agents {
+        for kind in TaskKind::ALL {
+            let mut runner = Runner::new(TaskConfig::new(kind, 300), 2).unwrap();
+            runner.episode(&mut *agent, 0, u64::MAX).unwrap();
+            let before = allocs();
+            for seed in 1..4 {
+                runner.episode(&mut *agent, seed, u64::MAX).unwrap();
+            }
+            assert_eq!(allocs() - before, 0, "{kind}: {}", agent.name());
+        }
+    }
+}
