@@ -458,9 +458,173 @@ impl World {
     }
 }
 
+/// The cursor format's version (its first byte).
+const CURSOR_VERSION: u8 = 1;
+
+/// The fixed part of a cursor, before the two bitsets.
+const CURSOR_HEAD: usize = 1 + 1 + 8 + 8 + 4 + 4 + 4 * BLOCK + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 12;
+
+/// Reads a cursor front to back; every read checks the length.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take::<1>().map(|[b]| b)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+}
+
+impl World {
+    /// Decodes and checks a cursor into a new world; `None` for anything malformed.
+    fn from_cursor(&self, c: &[u8]) -> Option<World> {
+        let mut r = Reader(c);
+        if r.u8()? != CURSOR_VERSION || r.u8()? != self.config.kind as u8 {
+            return None;
+        }
+        let family = r.u64()?;
+        let seed = r.u64()?;
+        let n = r.u32()?;
+        if n != self.config.items() {
+            return None;
+        }
+        let delivered = r.u32()?;
+        let mut block = [0u32; BLOCK];
+        for b in &mut block {
+            *b = r.u32()?;
+        }
+        let drift_at = match r.u32()? {
+            u32::MAX => None,
+            d if d < n => Some(d),
+            _ => return None,
+        };
+        let drifted = match r.u8()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
+        let landed_count = r.u32()?;
+        let (outage_left, outage_len) = (r.u32()?, r.u32()?);
+        let (token_left, tokens) = (r.u32()?, r.u32()?);
+        let attempts = r.u64()?;
+        let violations = Violations {
+            duplicates: r.u32()?,
+            gaps: r.u32()?,
+            wrong_writes: r.u32()?,
+        };
+        let words = (n as usize).div_ceil(64);
+        let mut sets = [Vec::with_capacity(words), Vec::with_capacity(words)];
+        for set in &mut sets {
+            for _ in 0..words {
+                set.push(r.u64()?);
+            }
+        }
+        let [seen, landed] = sets;
+        let count = |s: &[u64]| s.iter().map(|w| w.count_ones()).sum::<u32>();
+        let tail_clear = |s: &[u64]| n % 64 == 0 || s.last().is_none_or(|w| w >> (n % 64) == 0);
+        let consistent = r.0.is_empty()
+            && delivered <= n
+            && count(&seen) == delivered
+            && count(&landed) == landed_count
+            && seen.iter().zip(&landed).all(|(s, l)| l & !s == 0)
+            && tail_clear(&seen)
+            && tail_clear(&landed)
+            && block.iter().all(|&b| b < n.max(1))
+            && outage_left <= outage_len
+            && violations.gaps == 0;
+        consistent.then(|| World {
+            config: self.config,
+            family,
+            seed,
+            n,
+            codes: family_codes(family),
+            delivered,
+            block,
+            drift_at,
+            drifted,
+            seen,
+            landed,
+            landed_count,
+            outage_left,
+            outage_len,
+            token_left,
+            tokens,
+            attempts,
+            violations,
+        })
+    }
+}
+
 impl Environment for World {
     fn tools(&self) -> u16 {
         TOOLS as u16
+    }
+
+    /// The whole episode state, so that an agent resumed from a checkpoint continues the same
+    /// episode: a version byte, the task kind, the organisation, the seed, the counters and the
+    /// two per-item bitsets (about `items / 4` bytes). The world has no effects outside
+    /// itself, so the calls a resumed agent repeats are applied to the restored state exactly
+    /// as they were the first time.
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        out.push(CURSOR_VERSION);
+        out.push(self.config.kind as u8);
+        out.extend_from_slice(&self.family.to_le_bytes());
+        out.extend_from_slice(&self.seed.to_le_bytes());
+        out.extend_from_slice(&self.n.to_le_bytes());
+        out.extend_from_slice(&self.delivered.to_le_bytes());
+        for b in self.block {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out.extend_from_slice(&self.drift_at.unwrap_or(u32::MAX).to_le_bytes());
+        out.push(u8::from(self.drifted));
+        for x in [
+            self.landed_count,
+            self.outage_left,
+            self.outage_len,
+            self.token_left,
+            self.tokens,
+        ] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&self.attempts.to_le_bytes());
+        let v = self.violations;
+        for x in [v.duplicates, v.gaps, v.wrong_writes] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        for w in self.seen.iter().chain(&self.landed) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        true
+    }
+
+    /// Restores a cursor of [`Environment::save_cursor`] from a world of the same task (kind
+    /// and horizon); anything else, or bytes that are cut, padded or inconsistent, is refused
+    /// with [`ErrorKind::Checkpoint`] and changes nothing.
+    fn restore_cursor(&mut self, cursor: &[u8]) -> crate::Result<()> {
+        let w = self.from_cursor(cursor).ok_or_else(|| {
+            crate::Error::new(
+                crate::ErrorKind::Checkpoint,
+                format!(
+                    "not a cursor of a {} world of {} items ({} bytes; one has {} bytes and \
+                     two bitsets)",
+                    self.config.kind,
+                    self.config.items(),
+                    cursor.len(),
+                    CURSOR_HEAD
+                ),
+            )
+        })?;
+        *self = w;
+        Ok(())
     }
 
     fn reset(&mut self, seed: u64) -> EventBuf {
@@ -857,6 +1021,57 @@ mod tests {
         assert_eq!(w.index_of(-5), None);
         w.reset(4);
         assert_ne!(w.id(0), ids[0], "another episode, other ids");
+    }
+
+    #[test]
+    fn a_cursor_resumes_the_same_episode_and_bad_ones_change_nothing() {
+        for kind in TaskKind::ALL {
+            let cfg = TaskConfig::new(kind, 300);
+            let calls: Vec<(u16, usize)> = (0..600).map(|i| ((i % 9) as u16 % 8, i / 4)).collect();
+            let mut a = World::new(cfg, 4);
+            a.reset(8);
+            let play = |w: &mut World, calls: &[(u16, usize)]| -> Vec<String> {
+                calls
+                    .iter()
+                    .map(|&(t, i)| {
+                        let id = w.id(i as u32 % w.items());
+                        format!("{:?}", w.call(&call(t, Some(id))))
+                    })
+                    .collect()
+            };
+            play(&mut a, &calls[..300]);
+            let mut cursor = Vec::new();
+            assert!(a.save_cursor(&mut cursor));
+            assert_eq!(
+                cursor.len(),
+                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize
+            );
+            let mut b = World::new(cfg, 0);
+            b.restore_cursor(&cursor).unwrap();
+            assert_eq!(
+                play(&mut a, &calls[300..]),
+                play(&mut b, &calls[300..]),
+                "{kind}"
+            );
+            assert_eq!(a.violations(), b.violations());
+            // Cut, padded, flipped or foreign cursors are refused and change nothing.
+            let before = format!("{b:?}");
+            let mut bad = vec![
+                cursor[..cursor.len() - 1].to_vec(),
+                [&cursor[..], &[0]].concat(),
+            ];
+            for i in [0, 1, 18, CURSOR_HEAD - 8, CURSOR_HEAD + 3] {
+                let mut c = cursor.clone();
+                c[i] ^= 0x40;
+                bad.push(c);
+            }
+            for c in &bad {
+                assert!(b.restore_cursor(c).is_err(), "{kind}: {c:?}");
+                assert_eq!(format!("{b:?}"), before);
+            }
+            let mut other = World::new(TaskConfig::new(kind, 600), 4);
+            assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
+        }
     }
 
     #[test]
