@@ -486,7 +486,7 @@ impl Reader<'_> {
 
 impl World {
     /// Decodes and checks a cursor into a new world; `None` for anything malformed.
-    fn from_cursor(&self, c: &[u8]) -> Option<World> {
+    fn decode_cursor(&self, c: &[u8]) -> Option<World> {
         let mut r = Reader(c);
         if r.u8()? != CURSOR_VERSION || r.u8()? != self.config.kind as u8 {
             return None;
@@ -608,9 +608,9 @@ impl Environment for World {
 
     /// Restores a cursor of [`Environment::save_cursor`] from a world of the same task (kind
     /// and horizon); anything else, or bytes that are cut, padded or inconsistent, is refused
-    /// with [`ErrorKind::Checkpoint`] and changes nothing.
+    /// with [`ErrorKind::Checkpoint`](crate::ErrorKind::Checkpoint) and changes nothing.
     fn restore_cursor(&mut self, cursor: &[u8]) -> crate::Result<()> {
-        let w = self.from_cursor(cursor).ok_or_else(|| {
+        let w = self.decode_cursor(cursor).ok_or_else(|| {
             crate::Error::new(
                 crate::ErrorKind::Checkpoint,
                 format!(
