@@ -9,7 +9,9 @@
 
 use evoharness_core::{Action, EventBuf, Value};
 use evoharness_runtime::Result;
-use evoharness_runtime::tasks::baselines::{AppendOnly, Oracle, RandomAgent, StaticHarness};
+use evoharness_runtime::tasks::baselines::{
+    AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness,
+};
 use evoharness_runtime::tasks::episode::{Controller, Decision, Runner, View};
 use evoharness_runtime::tasks::eval::{self, AgentSpec, EvalReport, EvalSpec};
 use evoharness_runtime::tasks::{EpisodeStats, TaskConfig, TaskKind};
@@ -53,6 +55,16 @@ fn the_baselines_separate_in_every_family() {
         assert_eq!(
             long.mean_harness_actions, 0.0,
             "append-only never edits the workspace"
+        );
+        // Rules that see only what a policy sees reach the oracle's success with a fraction
+        // of the static harness's harness actions: the bar a trained policy is held to.
+        let l = report(kind, 1_000, AgentSpec::LeanHarness);
+        assert!(l.success_rate >= 0.98, "{kind}: lean harness {l:?}");
+        assert!(
+            l.mean_harness_actions * 3.0 <= s.mean_harness_actions && l.mean_harness_actions > 0.0,
+            "{kind}: lean {} vs static {} harness actions",
+            l.mean_harness_actions,
+            s.mean_harness_actions
         );
         let r = report(kind, 1_000, AgentSpec::Random);
         assert!(r.success_rate <= 0.02, "{kind}: random {r:?}");
@@ -103,6 +115,8 @@ fn the_same_seed_gives_the_same_trace() {
         let a = trace(kind, StaticHarness::default(), 3);
         assert_eq!(a, trace(kind, StaticHarness::default(), 3), "{kind}");
         assert_ne!(a.1, trace(kind, StaticHarness::default(), 4).1, "{kind}");
+        let l = trace(kind, LeanHarness, 3);
+        assert_eq!(l, trace(kind, LeanHarness, 3), "{kind}");
         let r = trace(kind, RandomAgent::default(), 3);
         assert_eq!(r, trace(kind, RandomAgent::default(), 3), "{kind}");
         let p = trace(kind, AppendOnly::new(16), 3);

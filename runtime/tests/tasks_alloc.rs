@@ -1,12 +1,12 @@
 //! After warm-up, stepping the task suite allocates nothing: a [`VecEnv`] step (world, workspace,
 //! observation, mask, reward, auto-reset) and a [`Runner`] episode of the oracle, the static
-//! harness and the random baseline. (The append-only baseline's transcript grows by design.)
+//! harness, the lean harness and the random baseline. (The append-only baseline's transcript grows by design.)
 //! Counted by a global allocator that counts per thread, as in `alloc.rs`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use evoharness_runtime::tasks::baselines::{Oracle, RandomAgent, StaticHarness};
+use evoharness_runtime::tasks::baselines::{LeanHarness, Oracle, RandomAgent, StaticHarness};
 use evoharness_runtime::tasks::episode::{Controller, Runner};
 use evoharness_runtime::tasks::{TaskConfig, TaskKind, VecEnv};
 
@@ -102,9 +102,10 @@ fn a_vec_env_step_allocates_nothing() {
 
 #[test]
 fn baseline_episodes_allocate_nothing_after_the_first() {
-    let agents: [Box<dyn Controller>; 3] = [
+    let agents: [Box<dyn Controller>; 4] = [
         Box::new(Oracle),
         Box::new(StaticHarness::default()),
+        Box::new(LeanHarness),
         Box::new(RandomAgent::default()),
     ];
     for mut agent in agents {

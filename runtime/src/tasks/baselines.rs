@@ -5,6 +5,7 @@
 //! | [`Oracle`] | the workspace, only when it must | sees the world's hidden state: the right tool, the remedy, when a token runs out. An upper bound, and the proof that each task is solvable within its budget. |
 //! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
+//! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once. What a trained policy should learn to do, and a teacher to imitate. |
 //! | [`RandomAgent`] | none | a uniformly random legal template: the floor. |
 //!
 //! All but the append-only baseline act through the structured-v1 templates, exactly as a
@@ -182,6 +183,98 @@ impl Controller for Oracle {
     }
 }
 
+/// Rules that see only what a policy sees; see the [module docs](self).
+///
+/// Unlike the [`Oracle`] it never reads the world's hidden state (only the task's kind, for the
+/// names of keys), so every decision is a function of the structured-v1 observation: a policy
+/// can imitate it exactly. It uses the workspace only for what must outlive the current event.
+#[derive(Clone, Debug, Default)]
+pub struct LeanHarness;
+
+impl Controller for LeanHarness {
+    fn name(&self) -> String {
+        "lean-harness".into()
+    }
+
+    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+        let (ws, layout) = (view.workspace, view.layout);
+        let kind = view.world.config().kind;
+        let e = current(view)?;
+        let key = kind.item_key();
+        let belief = |k: &str| ws.belief().get(k).map(|(i, f)| (i as u16, &f.value));
+        let drifted = belief(kind.mode_key()).is_some_and(|(_, v)| drifted_value(kind, v));
+        let land = if drifted { PUT_ALT } else { PUT };
+        let item = field(e, key).map(Source::Field);
+        let fetch = || act(layout, FETCH, None);
+        let last = ws.last_act().unwrap_or(PUT);
+        match classify(e, kind) {
+            Ev::Done => finish(layout, true),
+            Ev::Fetched => {
+                if let Some(m) = field(e, kind.mode_key())
+                    && belief(kind.mode_key())
+                        .is_none_or(|(_, v)| !v.same(&e.fields[m as usize].value))
+                {
+                    return index(layout, Template::Track { field: m });
+                }
+                let tool = if e.get("dup_of").is_some() {
+                    SPECIAL
+                } else {
+                    land
+                };
+                act(layout, tool, item)
+            }
+            Ev::Error("timeout") => act(layout, last, item),
+            Ev::Error("duplicate") => act(layout, SPECIAL, item),
+            Ev::Error("rejected") => {
+                let known = e
+                    .get("code")
+                    .and_then(|c| ws.experience().find(c))
+                    .and_then(|l| match ws.experience().lessons()[l].remedy {
+                        Value::Int(t) => u16::try_from(t).ok().filter(|t| REMEDIES.contains(t)),
+                        _ => None,
+                    });
+                act(layout, known.unwrap_or(REMEDIES[0]), item)
+            }
+            Ev::Error("remedy_failed") => {
+                let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
+                act(layout, REMEDIES[(i + 1) % REMEDIES.len()], item)
+            }
+            Ev::Error(err @ ("unavailable" | "expired")) => {
+                let (Some(f), Some(v)) = (field(e, key), e.get(key)) else {
+                    return fetch();
+                };
+                if belief(key).is_none_or(|(_, b)| !b.same(v)) {
+                    index(layout, Template::Track { field: f })
+                } else if err == "unavailable" {
+                    act(layout, WAIT, None)
+                } else {
+                    act(layout, SPECIAL, None)
+                }
+            }
+            Ev::Error("backoff") | Ev::Waiting => act(layout, WAIT, None),
+            Ev::Ready | Ev::Token => match belief(key) {
+                Some((slot, _)) => act(layout, land, Some(Source::Fact(slot))),
+                None => fetch(),
+            },
+            Ev::Fixed => {
+                let noted = e
+                    .get("code")
+                    .and_then(|c| ws.experience().find(c))
+                    .is_some_and(|l| {
+                        ws.experience().lessons()[l]
+                            .remedy
+                            .same(&Value::Int(i64::from(last)))
+                    });
+                match field(e, "code") {
+                    Some(f) if !noted => index(layout, Template::NoteField { field: f }),
+                    _ => fetch(),
+                }
+            }
+            _ => fetch(),
+        }
+    }
+}
+
 /// One thing the static harness does; resolved to a template when it is its turn, because
 /// the harness actions before it change the workspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,7 +363,7 @@ impl StaticHarness {
                 Job::Act(ToolOf::Last, ArgOf::Item),
             ],
             Ev::Error("unavailable" | "backoff") | Ev::Waiting => &[wait],
-            Ev::Ready | Ev::Token => &[land],
+            Ev::Ready | Ev::Token | Ev::Error("duplicate") => &[land],
             Ev::Error("rejected") => &[
                 Job::Recall(field(e, "code").unwrap_or(0)),
                 Job::Act(ToolOf::Remedy, ArgOf::Item),
@@ -553,6 +646,10 @@ impl Controller for AppendOnly {
             },
             (Ev::Error("unavailable" | "backoff") | Ev::Waiting, _) => call(WAIT),
             (Ev::Error("expired"), _) => call(SPECIAL),
+            (Ev::Error("duplicate"), Some(id)) => Decision::Call {
+                tool: SPECIAL,
+                arg: Some(id.clone()),
+            },
             (Ev::Ready | Ev::Token, _) => match self.pending(kind) {
                 Some(id) => self.land(kind, &id.clone()),
                 None => fetch,

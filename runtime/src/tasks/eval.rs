@@ -15,7 +15,7 @@ use std::time::Instant;
 use evoharness_core::obs::Layout;
 use serde::Serialize;
 
-use super::baselines::{AppendOnly, Oracle, RandomAgent, StaticHarness};
+use super::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
 use super::episode::{Controller, Decision, Runner, StepTimes, View};
 use super::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
 use crate::error::{Error, ErrorKind, Result};
@@ -28,6 +28,8 @@ pub enum AgentSpec {
     AppendOnly(usize),
     /// [`StaticHarness`].
     StaticHarness,
+    /// [`LeanHarness`].
+    LeanHarness,
     /// [`Oracle`].
     Oracle,
     /// [`RandomAgent`].
@@ -37,11 +39,12 @@ pub enum AgentSpec {
 }
 
 impl AgentSpec {
-    /// The four baselines, in report order.
-    pub fn baselines() -> [AgentSpec; 4] {
+    /// The baselines, in report order.
+    pub fn baselines() -> [AgentSpec; 5] {
         [
             AgentSpec::Oracle,
             AgentSpec::StaticHarness,
+            AgentSpec::LeanHarness,
             AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
             AgentSpec::Random,
         ]
@@ -53,6 +56,7 @@ impl AgentSpec {
             AgentSpec::AppendOnly(w) if *w == AppendOnly::DEFAULT_WINDOW => "append-only".into(),
             AgentSpec::AppendOnly(w) => format!("append-only:{w}"),
             AgentSpec::StaticHarness => "static-harness".into(),
+            AgentSpec::LeanHarness => "lean-harness".into(),
             AgentSpec::Oracle => "oracle".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
@@ -64,6 +68,7 @@ impl AgentSpec {
         Ok(match self {
             AgentSpec::AppendOnly(w) => Box::new(AppendOnly::new(*w)),
             AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
+            AgentSpec::LeanHarness => Box::new(LeanHarness),
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -77,12 +82,14 @@ impl AgentSpec {
 impl FromStr for AgentSpec {
     type Err = String;
 
-    /// `append-only`, `append-only:W`, `static-harness`, `oracle`, `random` or `policy:PATH`
+    /// `append-only`, `append-only:W`, `static-harness`, `lean-harness`, `oracle`, `random` or
+    /// `policy:PATH`
     /// (loaded with the default [`PolicyBuilder`]).
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         Ok(match s {
             "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
             "static-harness" => AgentSpec::StaticHarness,
+            "lean-harness" => AgentSpec::LeanHarness,
             "oracle" => AgentSpec::Oracle,
             "random" => AgentSpec::Random,
             _ => {
@@ -95,7 +102,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, lean-harness, oracle, random or policy:PATH"
                     ));
                 }
             }

@@ -37,8 +37,9 @@
 //!
 //! - **migration**: `verify` reports how many batches landed.
 //! - **records**: updates arrive out of order (shuffled in blocks of eight), and some records
-//!   are duplicates (`dup_of`) that must be `merge`d, not written: writing one, or merging a
-//!   record that is not a duplicate (a stale `dup_of` belief), is a wrong write.
+//!   are duplicates (`dup_of`) that must be `merge`d: updating one is refused
+//!   (`error: duplicate`), and merging a record that is not a duplicate (a stale `dup_of`
+//!   belief) is a wrong write.
 //! - **orchestration**: calls need a token that expires (`error: expired`); `auth` renews it
 //!   but its result does not repeat the step, which must be remembered. A step may only run
 //!   after the one before it (`error: dependency`), and must never run twice.

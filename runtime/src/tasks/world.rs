@@ -21,9 +21,10 @@
 //!      `{error: "rejected", code, <item>}`; the remedy for its code lands it
 //!      (`{fixed: id, code}`), another remedy fails (`{error: "remedy_failed", code, <item>}`),
 //!      and a remedy for an item that is not rejected is `{error: "not_rejected", <item>}`;
+//!    - a duplicate record refuses tools 1 and 2 with `{error: "duplicate", record, dup_of}`
+//!      (a unique-key violation): it must be `merge`d;
 //!    - otherwise the item lands (`{<ok>: id}`), with a **wrong write** counted if it was the
-//!      wrong tool for the current setting, or a duplicate record written instead of merged,
-//!      or a record merged that is no duplicate.
+//!      wrong tool for the current setting, or a record merged that is no duplicate.
 //! 4. `verify` (migration) says `{landed, pending}`; `auth` (orchestration) renews the token
 //!    (`{token, ttl}`).
 //!
@@ -431,6 +432,21 @@ impl World {
                     EventKind::Result,
                     tool,
                     &[("fixed", Value::Int(self.id(id))), self.code(c)],
+                );
+            }
+            if let Some(d) = self.duplicate_of(id)
+                && !remedy
+                && tool != SPECIAL
+            {
+                // A unique-key violation: the record exists, under the id it duplicates.
+                return event(
+                    EventKind::Error,
+                    tool,
+                    &[
+                        ("error", text("duplicate")),
+                        self.item(id),
+                        ("dup_of", Value::Int(self.id(d))),
+                    ],
                 );
             }
         }
@@ -961,18 +977,27 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..order.len() as i64).collect::<Vec<_>>());
         assert!(w.judge(Some(true)), "{:?}", w.violations());
-        // Merging a record that is no duplicate, or writing one that is, is a wrong write.
+        // Writing a duplicate is refused; merging a record that is no duplicate is a wrong
+        // write.
         let mut w = World::new(cfg, 5);
         w.reset(4);
-        let e = w.call(&call(FETCH, None));
-        let id = int(&e, "record").unwrap();
-        let tool = if w.duplicate_of(w.index_of(id).unwrap()).is_some() {
-            PUT
-        } else {
-            SPECIAL
-        };
-        w.call(&call(tool, Some(id)));
+        let (mut refused, mut wrong) = (0, 0);
+        loop {
+            let e = w.call(&call(FETCH, None));
+            let Some(id) = int(&e, "record") else { break };
+            if e.get("dup_of").is_some() {
+                let r = w.call(&call(PUT, Some(id)));
+                assert_eq!(err(&r), Some("duplicate"));
+                assert_eq!(r.get("dup_of"), e.get("dup_of"));
+                refused += 1;
+            } else if wrong == 0 {
+                w.call(&call(SPECIAL, Some(id)));
+                wrong += 1;
+            }
+        }
+        assert!(refused > 0);
         assert_eq!(w.violations().wrong_writes, 1);
+        assert_eq!(w.landed_count(), 1, "only the wrongly merged record");
     }
 
     #[test]

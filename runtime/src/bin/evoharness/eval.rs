@@ -49,7 +49,7 @@ Usage:
 Options:
   --task TASK          migration, records or orchestration
   --agent AGENT        append-only (or append-only:W for a window of W entries; default 48),
-                       static-harness, oracle, random, or policy:PATH (a structured-v1 policy
+                       static-harness, lean-harness, oracle, random, or policy:PATH (a policy
                        made for the suite: 16 facts, 8 steps, 4 lessons, 8 tools)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
   --horizon H          the task's size in steps, 50 to 100000 (default 1000)
@@ -60,7 +60,7 @@ Options:
   --json               print one JSON object (a JSON array with --sweep) instead of a table
   --sweep              run every agent at every horizon and plot success rate against horizon
   --horizons H,H,...   the sweep's horizons (default {})
-  --agents A,A,...     the sweep's agents (default: the four baselines, plus --agent if given)
+  --agents A,A,...     the sweep's agents (default: the five baselines, plus --agent if given)
   --out FILE           where the sweep writes its SVG plot (required with --sweep)
 {BACKEND_HELP}{DEVICE_HELP_SHORT}  --policy-threads N   intra-op threads of a policy (ONNX Runtime)
 {HELP_HELP}
