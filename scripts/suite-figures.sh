@@ -21,7 +21,7 @@ done
 echo "per-step time and peak memory: 8 episodes of each task, one thread, one process each"
 printf '%-14s %-15s %8s %9s %9s %13s %10s\n' task agent horizon success p50_us peak_rss_MiB mean_steps
 for task in migration records orchestration; do
-  for agent in oracle static-harness append-only random; do
+  for agent in oracle static-harness lean-harness append-only random; do
     for h in 100 100000; do
       "$bin" eval --task "$task" --agent "$agent" --seeds 10000..10008 --families 1000..1001 \
         --threads 1 --horizon "$h" --json |
