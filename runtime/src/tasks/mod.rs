@@ -74,7 +74,7 @@ use std::str::FromStr;
 use evoharness_core::{Capacities, Costs, Verb};
 use serde::Serialize;
 
-pub use vec_env::VecEnv;
+pub use vec_env::{Teacher, VecEnv};
 pub use world::World;
 
 /// The workspace capacities of the suite's policies: 16 facts, 8 steps, 4 lessons, 8 tools.

@@ -16,9 +16,20 @@
 
 use std::ops::Range;
 
-use super::episode::{Decision, Runner};
+use super::baselines::{LeanHarness, Oracle};
+use super::episode::{Controller, Decision, Runner};
 use super::{EpisodeStats, TaskConfig};
 use crate::error::{Error, ErrorKind, Result};
+
+/// A rule-based agent whose choice can be asked for in any state, for imitation learning
+/// ([`VecEnv::teacher_actions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Teacher {
+    /// [`LeanHarness`]: sees only what a policy sees, so a policy can imitate it exactly.
+    Lean,
+    /// [`Oracle`]: reads the hidden state; an upper bound, not fully imitable.
+    Oracle,
+}
 
 /// Many environments of one task; see the [module docs](self).
 pub struct VecEnv {
@@ -115,6 +126,28 @@ impl VecEnv {
                 ),
             ))
         }
+    }
+
+    /// Writes, for every environment, the template `teacher` would choose in its current state
+    /// (the one its last observation shows): labels for imitation, such as DAgger's on states
+    /// a learning policy visits. Allocation-free.
+    pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
+        self.check_len("out", out, 1)?;
+        for (i, r) in self.runners.iter().enumerate() {
+            let view = r.view(false);
+            let d = match teacher {
+                Teacher::Lean => LeanHarness.decide(&view),
+                Teacher::Oracle => Oracle.decide(&view),
+            }?;
+            let Decision::Template(t) = d else {
+                return Err(Error::new(
+                    ErrorKind::Workspace,
+                    format!("environment {i}: the teacher chose no template"),
+                ));
+            };
+            out[i] = t as u32;
+        }
+        Ok(())
     }
 
     /// Writes every environment's current observation and mask.
@@ -236,6 +269,41 @@ mod tests {
         }
         assert!(ends > 0);
         assert_eq!(ends as u64, (0..3).map(|i| v.episodes(i)).sum::<u64>());
+    }
+
+    #[test]
+    fn following_the_lean_teacher_succeeds() {
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::new(kind, 200);
+            let n = 4;
+            let mut v = VecEnv::new(task, n, 0..2, 3).unwrap();
+            let (ol, al) = (v.obs_len(), v.actions());
+            let mut obs = vec![0.0; n * ol];
+            let mut mask = vec![0; n * al];
+            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+            let mut acts = vec![0u32; n];
+            v.observe(&mut obs, &mut mask).unwrap();
+            while (0..n).any(|i| v.episodes(i) < 2) {
+                v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
+                for (i, &a) in acts.iter().enumerate() {
+                    assert_eq!(
+                        mask[i * al + a as usize],
+                        1,
+                        "the teacher's choice is legal"
+                    );
+                }
+                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                    .unwrap();
+                for i in 0..n {
+                    if done[i] == 1 {
+                        let s = v.last_episode(i).unwrap();
+                        assert!(s.success, "{kind} env {i}: {s:?}");
+                        assert!(rew[i] > 1.0);
+                    }
+                }
+            }
+            assert!(v.teacher_actions(Teacher::Oracle, &mut acts[1..]).is_err());
+        }
     }
 
     #[test]
