@@ -10,7 +10,10 @@
 //! episodes of one environment, which stays in one organisation.
 //!
 //! Environment `i` runs organisation `families.start + i % families.len()` and, for its `k`-th
-//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, families)`.
+//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, families)`. With
+//! groups ([`VecEnv::grouped`], for group-relative policy optimisation) the `group`
+//! environments `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds
+//! instead: `families.start + g % families.len()` and `seed + g + k·(n / group)`.
 //!
 //! After construction a step allocates nothing.
 
@@ -37,6 +40,7 @@ pub struct VecEnv {
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
     seed: u64,
+    group: usize,
     obs_len: usize,
     actions: usize,
 }
@@ -46,6 +50,24 @@ impl VecEnv {
     /// seeded from `seed`. Their first episodes start at once: read them with
     /// [`VecEnv::observe`].
     pub fn new(task: TaskConfig, n: usize, families: Range<u64>, seed: u64) -> Result<Self> {
+        Self::grouped(task, n, 1, families, seed)
+    }
+
+    /// Like [`VecEnv::new`], in groups of `group` environments that run the same organisation
+    /// and the same sequence of seeds (see the [module docs](self)); `group` must divide `n`.
+    pub fn grouped(
+        task: TaskConfig,
+        n: usize,
+        group: usize,
+        families: Range<u64>,
+        seed: u64,
+    ) -> Result<Self> {
+        if group == 0 || !n.is_multiple_of(group) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("groups of {group} do not divide {n} environments"),
+            ));
+        }
         if n == 0 {
             return Err(Error::new(
                 ErrorKind::Config,
@@ -61,9 +83,10 @@ impl VecEnv {
         let nfam = families.end - families.start;
         let mut runners = Vec::with_capacity(n);
         for i in 0..n {
-            let mut r = Runner::new(task, families.start + i as u64 % nfam)?;
+            let g = (i / group) as u64;
+            let mut r = Runner::new(task, families.start + g % nfam)?;
             r.set_timing(false);
-            r.begin(seed.wrapping_add(i as u64));
+            r.begin(seed.wrapping_add(g));
             runners.push(r);
         }
         let layout = *runners[0].layout();
@@ -72,9 +95,15 @@ impl VecEnv {
             episodes: vec![0; n],
             last: vec![None; n],
             seed,
+            group,
             obs_len: layout.obs_len(),
             actions: layout.actions(),
         })
+    }
+
+    /// Environments per group (1 without groups).
+    pub fn group(&self) -> usize {
+        self.group
     }
 
     /// Environments.
@@ -185,7 +214,7 @@ impl VecEnv {
                 )
             })?;
         }
-        let n = self.runners.len() as u64;
+        let groups = (self.runners.len() / self.group) as u64;
         for (i, r) in self.runners.iter_mut().enumerate() {
             let (rw, over) = r.step(&Decision::Template(actions[i] as usize), None)?;
             reward[i] = rw as f32;
@@ -194,10 +223,11 @@ impl VecEnv {
                 self.last[i] = Some(*r.stats());
                 self.episodes[i] += 1;
                 let k = self.episodes[i];
+                let g = (i / self.group) as u64;
                 r.begin(
                     self.seed
-                        .wrapping_add(i as u64)
-                        .wrapping_add(k.wrapping_mul(n)),
+                        .wrapping_add(g)
+                        .wrapping_add(k.wrapping_mul(groups)),
                 );
             }
             write(r, i, self.obs_len, self.actions, obs, mask)?;
@@ -304,6 +334,43 @@ mod tests {
             }
             assert!(v.teacher_actions(Teacher::Oracle, &mut acts[1..]).is_err());
         }
+    }
+
+    #[test]
+    fn a_group_runs_the_same_episodes() {
+        let task = TaskConfig::new(TaskKind::Records, 50);
+        let (n, g) = (6, 3);
+        let mut v = VecEnv::grouped(task, n, g, 0..5, 40).unwrap();
+        assert!(VecEnv::grouped(task, n, 4, 0..5, 40).is_err());
+        assert!(VecEnv::grouped(task, n, 0, 0..5, 40).is_err());
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        let mut acts = vec![0u32; n];
+        v.observe(&mut obs, &mut mask).unwrap();
+        for i in 0..n {
+            let same = i / g * g;
+            assert_eq!(obs[i * ol..(i + 1) * ol], obs[same * ol..(same + 1) * ol]);
+        }
+        while (0..n).any(|i| v.episodes(i) < 2) {
+            v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+        }
+        // Following the same teacher, a group's members ran identical episodes.
+        for i in 0..n {
+            let first = i / g * g;
+            assert_eq!(v.last_episode(i), v.last_episode(first), "env {i}");
+            assert_eq!(
+                v.env(i).unwrap().world().seed(),
+                v.env(first).unwrap().world().seed()
+            );
+        }
+        assert_ne!(
+            v.env(0).unwrap().world().seed(),
+            v.env(g).unwrap().world().seed()
+        );
     }
 
     #[test]
