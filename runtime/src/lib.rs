@@ -8,6 +8,7 @@
 //! | [`agent`] | the agent loop, the [`Environment`] trait a host implements, action selection |
 //! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
+//! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`trace`] | one JSON line (or callback) per step |
 //! | [`error`] | the one error type |
@@ -19,6 +20,7 @@ pub mod backend;
 pub mod checkpoint;
 pub mod error;
 pub mod fixture_env;
+pub mod layout;
 pub mod policy;
 pub mod tasks;
 pub mod trace;
