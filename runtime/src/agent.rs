@@ -481,6 +481,12 @@ impl<E: Environment> Agent<E> {
         &self.env
     }
 
+    /// The environment, to change between steps (a host registering or replacing its tools).
+    /// Its tool count must stay the policy's.
+    pub fn environment_mut(&mut self) -> &mut E {
+        &mut self.env
+    }
+
     /// The policy.
     pub fn policy(&self) -> &Policy {
         &self.policy
