@@ -1,0 +1,967 @@
+//! Agents: a policy driving a workspace against host tools, optionally over a suite task.
+
+use std::cell::{Cell, UnsafeCell};
+use std::ffi::{CString, c_char, c_void};
+use std::path::Path;
+
+use evoharness_core::{Action, Config, HeapWorkspace, Outcome, Verb};
+use evoharness_runtime::checkpoint::{Checkpoint, CheckpointError, policy_identity};
+use evoharness_runtime::tasks::{self, TaskConfig, TaskKind};
+use evoharness_runtime::{
+    Agent, AgentConfig, CheckpointSchedule, ErrorKind, Policy, Selection, TraceRecord, TraceSink,
+};
+
+use crate::env::{Callback, Cursor, HostEnv, SuiteWorld, Tool};
+use crate::ffi::{self, Castable, Error, guard, guard_value};
+use crate::policy::evoharness_policy;
+use crate::status::evoharness_status;
+use crate::tool::evoharness_tool_fn;
+use crate::workspace::{evoharness_costs, evoharness_workspace, finished_flag};
+
+/// An agent: a policy driving its own workspace through a task, calling host tools (and, for a
+/// suite task, the suite's simulated world for the tools the host does not serve).
+///
+/// Made by `evoharness_agent_new` or `evoharness_agent_resume`; the caller owns it and frees it
+/// with `evoharness_agent_free`. It owns its policy and workspace.
+///
+/// Thread safety: one thread at a time. An agent may move to another thread between calls if
+/// its callbacks' `user_data` allow it. Its tool and trace callbacks run on the thread that
+/// steps it, and must not call functions on that agent (they refuse with `INVALID_ARGUMENT`)
+/// or on its workspace.
+pub struct evoharness_agent {
+    _private: [u8; 0],
+}
+
+/// The Rust side of an agent handle. `busy` is set while a call is inside the agent, so that a
+/// callback that calls back into it is refused instead of aliasing the agent mutably.
+pub(crate) struct AgentHandle {
+    busy: Cell<bool>,
+    agent: UnsafeCell<Agent<HostEnv>>,
+}
+
+impl Castable for evoharness_agent {
+    type Rust = AgentHandle;
+}
+
+/// Exclusive use of an agent for the length of one call.
+struct Entered<'a> {
+    h: &'a AgentHandle,
+}
+
+impl Entered<'_> {
+    fn agent(&mut self) -> &mut Agent<HostEnv> {
+        // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for this
+        // handle exists on this thread, and the host uses an agent from one thread at a time
+        // (the header's contract): this is the only reference to the agent.
+        unsafe { &mut *self.h.agent.get() }
+    }
+}
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        self.h.busy.set(false);
+    }
+}
+
+/// # Safety
+/// `p` is NULL or a live agent that no other thread uses.
+unsafe fn enter<'a>(p: *const evoharness_agent) -> ffi::Result<Entered<'a>> {
+    // SAFETY: the caller's contract. Only the `Cell` and `UnsafeCell` are reached through this
+    // shared reference, so it may coexist with the `&mut` to the agent of an outer call.
+    let h = unsafe { ffi::try_ref(p, "agent") }?;
+    if h.busy.replace(true) {
+        return Err(Error::invalid(
+            "the agent is in use: one of its own callbacks called back into it",
+        ));
+    }
+    Ok(Entered { h })
+}
+
+/// Which of the task suite's families an agent runs, if any.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum evoharness_task {
+    /// No suite task: the host's tools are the whole world.
+    None = 0,
+    /// Move batches from a source to a target (tools `read`, `write`, `write_v2`, `wait`,
+    /// `quarantine`, `transform`, `split`, `verify`).
+    Migration = 1,
+    /// Customer record management (`next`, `update_a`, `update_b`, `wait`, `reconcile`,
+    /// `overwrite`, `escalate`, `merge`).
+    Records = 2,
+    /// A multi-step API workflow (`next`, `call`, `call_alt`, `wait`, `rollback`, `replay`,
+    /// `compensate`, `auth`).
+    Orchestration = 3,
+}
+
+fn task_kind(task: u32) -> ffi::Result<Option<TaskKind>> {
+    match task {
+        0 => Ok(None),
+        1 => Ok(Some(TaskKind::Migration)),
+        2 => Ok(Some(TaskKind::Records)),
+        3 => Ok(Some(TaskKind::Orchestration)),
+        t => Err(Error::invalid(format!(
+            "{t} is not an evoharness_task (0 none, 1 migration, 2 records, 3 orchestration)"
+        ))),
+    }
+}
+
+/// The largest suite horizon the C ABI accepts.
+const HORIZON_MAX: u32 = 10_000_000;
+
+/// How an agent is set up. Fill it with `evoharness_agent_config_default` or
+/// `evoharness_agent_config_for_task`, then change what you need.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_agent_config {
+    /// The step budget of a task.
+    pub budget: u32,
+    /// What each verb costs.
+    pub costs: evoharness_costs,
+    /// 0 for greedy choices (the highest logit); above 0 to sample from
+    /// softmax(logits / temperature) with the seeded generator.
+    pub temperature: f32,
+    /// Seeds the first task and the sampler: a run is deterministic for a seed.
+    pub seed: u64,
+    /// One of `evoharness_task`: the suite task whose world serves the tools the host does not.
+    pub task: u32,
+    /// The suite task's horizon (about how many steps an oracle needs), 1 to 10,000,000.
+    /// Ignored without a task.
+    pub horizon: u32,
+    /// The suite task's organisation (it decides the error codes and their remedies). Ignored
+    /// without a task.
+    pub family: u64,
+}
+
+struct Setup {
+    agent: AgentConfig,
+    task: Option<(TaskConfig, u64)>,
+}
+
+fn setup(c: &evoharness_agent_config) -> ffi::Result<Setup> {
+    let selection = if c.temperature == 0.0 {
+        Selection::Argmax
+    } else if c.temperature > 0.0 && c.temperature.is_finite() {
+        Selection::Sample {
+            temperature: c.temperature,
+        }
+    } else {
+        return Err(Error::invalid(format!(
+            "config->temperature is {}: 0 for greedy, or a finite number above 0",
+            c.temperature
+        )));
+    };
+    let task = match task_kind(c.task)? {
+        None => None,
+        Some(kind) => {
+            if !(1..=HORIZON_MAX).contains(&c.horizon) {
+                return Err(Error::invalid(format!(
+                    "config->horizon is {}: 1 to {HORIZON_MAX} for a suite task",
+                    c.horizon
+                )));
+            }
+            Some((TaskConfig::new(kind, c.horizon), c.family))
+        }
+    };
+    Ok(Setup {
+        agent: AgentConfig {
+            budget: c.budget,
+            costs: c.costs.to_core(),
+            selection,
+            seed: c.seed,
+        },
+        task,
+    })
+}
+
+/// Fills `*out` with the defaults: a budget of 1000 steps, the default costs (every verb 1,
+/// `finish` 0), greedy choices, seed 0, no suite task. Any thread.
+///
+/// Errors: `NULL_ARGUMENT`.
+///
+/// # Safety
+/// `out` is NULL or points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_config_default(
+    out: *mut evoharness_agent_config,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let out = unsafe { ffi::out(out, "out") }?;
+        let d = AgentConfig::default();
+        out.write(evoharness_agent_config {
+            budget: d.budget,
+            costs: evoharness_costs::from_core(d.costs),
+            temperature: 0.0,
+            seed: d.seed,
+            task: evoharness_task::None as u32,
+            horizon: 0,
+            family: 0,
+        });
+        Ok(())
+    })
+}
+
+/// Fills `*out` for a task of the suite: `task` (an `evoharness_task` other than `NONE`),
+/// `horizon` and `family` as given, and that task's budget (4 × horizon + 256) and costs;
+/// greedy choices and seed 0. Any thread.
+///
+/// Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of
+/// range.
+///
+/// # Safety
+/// `out` is NULL or points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_config_for_task(
+    task: u32,
+    horizon: u32,
+    family: u64,
+    out: *mut evoharness_agent_config,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let out = unsafe { ffi::out(out, "out") }?;
+        let kind = task_kind(task)?
+            .ok_or_else(|| Error::invalid("EVOHARNESS_TASK_NONE is no suite task"))?;
+        if !(1..=HORIZON_MAX).contains(&horizon) {
+            return Err(Error::invalid(format!(
+                "horizon is {horizon}: 1 to {HORIZON_MAX}"
+            )));
+        }
+        let t = TaskConfig::new(kind, horizon);
+        out.write(evoharness_agent_config {
+            budget: t.budget(),
+            costs: evoharness_costs::from_core(t.costs()),
+            temperature: 0.0,
+            seed: 0,
+            task,
+            horizon,
+            family,
+        });
+        Ok(())
+    })
+}
+
+/// The environment for `policy` and `setup`, or why there cannot be one.
+fn host_env(policy: &Policy, setup: &Setup) -> ffi::Result<HostEnv> {
+    let abi = policy.abi();
+    let n = usize::from(abi.capacities.tools);
+    let world = match setup.task {
+        Some((task, family)) => {
+            if n != tasks::TOOLS {
+                return Err(Error::new(
+                    evoharness_status::Config,
+                    format!(
+                        "the policy was made for {n} tools; the suite's tasks have {}",
+                        tasks::TOOLS
+                    ),
+                ));
+            }
+            Some(SuiteWorld::new(task, family))
+        }
+        None => None,
+    };
+    let task_names = setup.task.map(|(t, _)| t.kind.tool_names());
+    let tools = (0..n)
+        .map(|i| {
+            let name = match (abi.tool_names.get(i), task_names) {
+                (Some(name), _) => name.clone(),
+                (None, Some(names)) => names[i].to_string(),
+                (None, None) => format!("tool{i}"),
+            };
+            let name = CString::new(name.replace('\0', " ")).unwrap_or_default();
+            Tool {
+                name,
+                callback: None,
+            }
+        })
+        .collect();
+    Ok(HostEnv { tools, world })
+}
+
+fn handle(agent: Agent<HostEnv>) -> AgentHandle {
+    AgentHandle {
+        busy: Cell::new(false),
+        agent: UnsafeCell::new(agent),
+    }
+}
+
+/// Makes an agent that runs `*policy` and starts its first task with `config->seed`.
+///
+/// The workspace gets the policy's capacities; without a suite task the agent has the policy's
+/// tool count, named as the policy names them (else `tool0`, `tool1`, ...); with one, the
+/// suite's eight tools, named as the policy or the task names them. No tool has a host callback
+/// yet: register them with `evoharness_agent_register_tool` before stepping.
+///
+/// Ownership: on success the agent takes over the policy and sets `*policy` to NULL, and
+/// `*out` is a new agent that the caller owns. On failure `*policy` is left alone and stays the
+/// caller's.
+///
+/// Errors: `NULL_ARGUMENT` (also for `*policy`); `INVALID_ARGUMENT` for a config out of range
+/// (an unknown task, a bad horizon or temperature); `CONFIG` for a suite task with a policy not
+/// made for eight tools.
+///
+/// # Safety
+/// `policy` points at a pointer to a live policy that the caller owns and no other thread
+/// uses; `config` at a readable config; `out` at a writable pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_new(
+    policy: *mut *mut evoharness_policy,
+    config: *const evoharness_agent_config,
+    out: *mut *mut evoharness_agent,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (config, out) = unsafe { (ffi::input(config, "config")?, ffi::out(out, "out")?) };
+        let setup = setup(config)?;
+        // SAFETY: the caller's contract.
+        let agent = unsafe {
+            ffi::take_owned(policy, "policy", |p: Box<Policy>| {
+                let env = match host_env(&p, &setup) {
+                    Ok(env) => env,
+                    Err(e) => return Err((p, e)),
+                };
+                // The checks `Agent::new` makes (tool count, temperature) were made above, so
+                // it takes the policy only to succeed.
+                Ok(Agent::new(*p, env, setup.agent))
+            })
+        }??;
+        out.write(ffi::to_owned_ptr(handle(agent)));
+        Ok(())
+    })
+}
+
+fn refused(path: &Path, e: CheckpointError) -> Error {
+    evoharness_runtime::Error::new(
+        ErrorKind::Checkpoint,
+        format!("checkpoint {} refused", path.display()),
+    )
+    .with_source(e)
+    .into()
+}
+
+/// Every check `Agent::resume` makes before it takes the policy, so that a refused checkpoint
+/// leaves the policy with the caller.
+fn check_resume(
+    policy: &Policy,
+    setup: &Setup,
+    env: &HostEnv,
+    bytes: &[u8],
+    path: &Path,
+) -> ffi::Result<()> {
+    let c = Checkpoint::decode(bytes).map_err(|e| refused(path, e))?;
+    let identity = policy_identity(policy.abi(), policy.fingerprint());
+    if c.policy != identity {
+        return Err(refused(
+            path,
+            CheckpointError::ForeignPolicy {
+                policy: identity,
+                checkpoint: c.policy,
+            },
+        ));
+    }
+    if c.state.len() != policy.state().len() {
+        return Err(refused(
+            path,
+            CheckpointError::StateLength {
+                policy: policy.state().len(),
+                checkpoint: c.state.len(),
+            },
+        ));
+    }
+    let caps = policy.abi().capacities;
+    let mut ws = HeapWorkspace::with_capacities(
+        caps.facts,
+        caps.steps,
+        caps.lessons,
+        Config {
+            tools: caps.tools,
+            budget: setup.agent.budget,
+            costs: setup.agent.costs,
+        },
+    )
+    .map_err(|e| Error::new(evoharness_status::Config, format!("workspace: {e}")))?;
+    ws.restore(c.workspace)
+        .map_err(|e| refused(path, CheckpointError::Workspace(e)))?;
+    if ws.config().budget != setup.agent.budget {
+        return Err(refused(path, CheckpointError::ConfigMismatch("budget")));
+    }
+    if ws.config().costs != setup.agent.costs {
+        return Err(refused(path, CheckpointError::ConfigMismatch("costs")));
+    }
+    match (c.environment, &env.world) {
+        (None, _) => Ok(()),
+        (Some(_), None) => Err(Error::new(
+            evoharness_status::Checkpoint,
+            format!(
+                "checkpoint {} refused: it holds a suite world's cursor, and this config has no \
+                 suite task",
+                path.display()
+            ),
+        )),
+        (Some(cursor), Some(w)) => Cursor::parse(cursor, w.world()).map(|_| ()).map_err(|e| {
+            Error::new(
+                evoharness_status::Checkpoint,
+                format!("checkpoint {} refused: {e}", path.display()),
+            )
+        }),
+    }
+}
+
+/// Continues an agent from the checkpoint file at `path` (written by
+/// `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
+/// workspace, step counters, sampler, recurrent state and the suite world as they were. The
+/// task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of a
+/// checkpoint: register and set them again.
+///
+/// `*policy` must be the very policy (same file) that wrote it, and `*config` the config it was
+/// made with (budget, costs and suite task; the seed is taken from the checkpoint). The steps
+/// taken after the checkpoint was written are repeated, deterministically, so host tools see
+/// their calls again.
+///
+/// Ownership: as `evoharness_agent_new`: on success the agent takes over the policy (`*policy`
+/// becomes NULL); on failure it stays the caller's.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` and `CONFIG` as `evoharness_agent_new`; `IO`
+/// when the file cannot be read; `CHECKPOINT` when it is corrupted, truncated, made by another
+/// policy or with another config (the message says which).
+///
+/// # Safety
+/// As `evoharness_agent_new`; `path` is a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_resume(
+    policy: *mut *mut evoharness_policy,
+    config: *const evoharness_agent_config,
+    path: *const c_char,
+    out: *mut *mut evoharness_agent,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (config, path, out) = unsafe {
+            (
+                ffi::input(config, "config")?,
+                ffi::path(path, "path")?,
+                ffi::out(out, "out")?,
+            )
+        };
+        let setup = setup(config)?;
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::from(
+                evoharness_runtime::Error::new(
+                    ErrorKind::Io,
+                    format!("reading checkpoint {}", path.display()),
+                )
+                .with_source(e),
+            )
+        })?;
+        // SAFETY: the caller's contract.
+        let agent = unsafe {
+            ffi::take_owned(policy, "policy", |p: Box<Policy>| {
+                let checked = host_env(&p, &setup)
+                    .and_then(|env| check_resume(&p, &setup, &env, &bytes, path).map(|()| env));
+                match checked {
+                    Ok(env) => Ok(Agent::resume_from_bytes(*p, env, setup.agent, &bytes)),
+                    Err(e) => Err((p, e)),
+                }
+            })
+        }??;
+        out.write(ffi::to_owned_ptr(handle(agent)));
+        Ok(())
+    })
+}
+
+/// Frees an agent, with its policy and workspace. NULL is a no-op; so is a call from inside
+/// one of the agent's own callbacks (which is a bug: the last error says so).
+///
+/// # Safety
+/// `agent` is NULL or an agent from `evoharness_agent_new` or `evoharness_agent_resume`, not
+/// yet freed, that no other thread is using.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_free(agent: *mut evoharness_agent) {
+    guard_value((), || {
+        if agent.is_null() {
+            return;
+        }
+        // SAFETY: the caller's contract.
+        match unsafe { enter(agent) } {
+            Ok(entered) => drop(entered),
+            Err(e) => {
+                ffi::set_last_error(&format!("evoharness_agent_free: {}", e.message));
+                return;
+            }
+        }
+        // SAFETY: the caller's contract; not in use (checked just above, on this thread).
+        unsafe { ffi::free_owned(agent) }
+    })
+}
+
+/// Registers `tool` as the host's implementation of the tool named `name` (NUL-terminated; one
+/// of the agent's tool names, see `evoharness_agent_tool_name`), replacing any earlier one; a
+/// NULL `tool` removes it (the suite's world, if any, serves the tool again). The agent calls
+/// `tool(user_data, ...)` on the thread that steps it whenever its policy calls that tool; the
+/// library never frees `user_data`, which must stay valid while registered.
+///
+/// For a suite task, a host tool replaces the world's tool of that index: the world never sees
+/// those calls, so replace tools whose effects the world does not need (a read-only one such
+/// as migration's `verify`), or serve the whole task from the host.
+///
+/// Errors: `NULL_ARGUMENT` (`agent`, `name`); `NOT_FOUND` for a name the agent does not have
+/// (the message lists them); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `name` a NUL-terminated string; `tool`
+/// NULL or a function of the `evoharness_tool_fn` type that may be called with `user_data`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_register_tool(
+    agent: *mut evoharness_agent,
+    name: *const c_char,
+    tool: evoharness_tool_fn,
+    user_data: *mut c_void,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (mut e, name) = unsafe { (enter(agent)?, ffi::c_str(name, "name")?) };
+        let tools = &mut e.agent().environment_mut().tools;
+        let Some(t) = tools.iter_mut().find(|t| t.name.as_c_str() == name) else {
+            let names: Vec<_> = tools.iter().map(|t| t.name.to_string_lossy()).collect();
+            return Err(Error::not_found(format!(
+                "the agent has no tool named `{}`; its tools are {}",
+                name.to_string_lossy(),
+                names.join(", ")
+            )));
+        };
+        t.callback = tool.map(|f| Callback { f, user_data });
+        Ok(())
+    })
+}
+
+/// Writes the name of the agent's tool `index` (0 to the policy's tool count - 1),
+/// NUL-terminated, into `buf` (`cap` bytes) and its length to `*out_len`.
+///
+/// Errors: `NULL_ARGUMENT`; `NOT_FOUND` past the last tool; `BUFFER_TOO_SMALL` (nothing
+/// written); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `buf` points at `cap` writable bytes;
+/// `out_len` at a writable `size_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_tool_name(
+    agent: *const evoharness_agent,
+    index: usize,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(agent) }?;
+        let tools = &e.agent().environment().tools;
+        let t = tools.get(index).ok_or_else(|| {
+            Error::not_found(format!("no tool {index}: the agent has {}", tools.len()))
+        })?;
+        let name = t
+            .name
+            .to_str()
+            .map_err(|_| Error::invalid("a tool name is not UTF-8"))?;
+        // SAFETY: the caller's contract.
+        unsafe { ffi::write_str(name, buf, cap, out_len) }
+    })
+}
+
+/// The kind of action a step took.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum evoharness_verb {
+    /// A world tool call.
+    Act = 0,
+    /// Belief.
+    Track = 1,
+    /// Progress.
+    Commit = 2,
+    /// An Experience query.
+    Recall = 3,
+    /// An Experience write.
+    Note = 4,
+    /// The end of the task.
+    Finish = 5,
+}
+
+fn verb(v: Verb) -> evoharness_verb {
+    match v {
+        Verb::Act => evoharness_verb::Act,
+        Verb::Track => evoharness_verb::Track,
+        Verb::Commit => evoharness_verb::Commit,
+        Verb::Recall => evoharness_verb::Recall,
+        Verb::Note => evoharness_verb::Note,
+        Verb::Finish => evoharness_verb::Finish,
+    }
+}
+
+/// One step, as traced.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_trace_record {
+    /// The step's number in its task, from 1.
+    pub step: u64,
+    /// The action template the policy chose.
+    pub template_index: u32,
+    /// The kind of action.
+    pub verb: evoharness_verb,
+    /// The budget it cost.
+    pub cost: u32,
+    /// Wall time of the whole step (encode, inference, select, apply, tool call), in ns.
+    pub latency_ns: u64,
+    /// The step as one line of JSON (without a newline), NUL-terminated:
+    /// `{"step":..,"template":..,"action":{..},"outcome":{..},"cost":..,"latency_ns":..}`.
+    /// Valid during the callback only.
+    pub json: *const c_char,
+    /// The length of `json` in bytes, without the NUL.
+    pub json_len: usize,
+}
+
+/// A trace callback: called once per step, after it, on the thread that steps the agent. It
+/// must return normally (no unwinding out of it) and must not call functions on that agent.
+pub type evoharness_trace_fn =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, record: *const evoharness_trace_record)>;
+
+/// The host's `user_data`, carried into the trace closure (which the runtime wants `Send`).
+struct UserData(*mut c_void);
+
+// SAFETY: the agent calls its trace callback only on the thread that steps it, and the host
+// promised (header) that `user_data` may be used wherever it moves the agent.
+unsafe impl Send for UserData {}
+
+impl UserData {
+    fn get(&self) -> *mut c_void {
+        self.0
+    }
+}
+
+/// Sends one record per step to `trace(user_data, record)`; a NULL `trace` stops tracing.
+/// Tracing costs one clock read and one JSON serialisation per step.
+///
+/// Errors: `NULL_ARGUMENT` (`agent`); `INVALID_ARGUMENT` from inside one of the agent's
+/// callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `trace` NULL or a function of the
+/// `evoharness_trace_fn` type that may be called with `user_data` while it is set.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_set_trace(
+    agent: *mut evoharness_agent,
+    trace: evoharness_trace_fn,
+    user_data: *mut c_void,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(agent) }?;
+        let sink = match trace {
+            None => TraceSink::Off,
+            Some(f) => {
+                let ud = UserData(user_data);
+                let mut json = Vec::with_capacity(512);
+                TraceSink::Callback(Box::new(move |r: &TraceRecord<'_>| {
+                    json.clear();
+                    // Serialising the core's types into a Vec cannot fail.
+                    let _ = serde_json::to_writer(&mut json, r);
+                    let json_len = json.len();
+                    json.push(0);
+                    let record = evoharness_trace_record {
+                        step: r.step,
+                        template_index: u32::try_from(r.template).unwrap_or(u32::MAX),
+                        verb: verb(r.action.verb()),
+                        cost: r.cost,
+                        latency_ns: r.latency_ns,
+                        json: json.as_ptr().cast(),
+                        json_len,
+                    };
+                    // SAFETY: the host registered `f` with `user_data` (see above); `record`
+                    // and the JSON it points at live across the call.
+                    unsafe { f(ud.get(), &record) }
+                }))
+            }
+        };
+        e.agent().set_trace(sink)?;
+        Ok(())
+    })
+}
+
+/// Writes checkpoints from now on to the file at `path` (replaced atomically through a
+/// temporary file beside it): after every `every_steps` steps of a task (0 for never), after
+/// every step that applied a `commit` action when `on_commit`, and at the step that finishes
+/// the task. A NULL `path` stops writing them.
+///
+/// Errors: `NULL_ARGUMENT` (`agent`); `INVALID_ARGUMENT` for an empty path, or from inside one
+/// of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `path` NULL or a NUL-terminated string
+/// (copied).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_set_checkpoints(
+    agent: *mut evoharness_agent,
+    path: *const c_char,
+    every_steps: u64,
+    on_commit: bool,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(agent) }?;
+        let schedule = if path.is_null() {
+            None
+        } else {
+            // SAFETY: the caller's contract.
+            let path = unsafe { ffi::path(path, "path") }?;
+            let mut s = CheckpointSchedule::new(path).on_commit(on_commit);
+            if every_steps > 0 {
+                s = s.every_steps(every_steps);
+            }
+            Some(s)
+        };
+        e.agent().set_checkpoints(schedule)?;
+        Ok(())
+    })
+}
+
+/// Starts a new task with `seed`: clears Belief and Progress, keeps Experience, resets the
+/// suite world (if any) and observes the task's first event (for a host-only agent, a notice
+/// `{seed: <seed>}`).
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_start_task(
+    agent: *mut evoharness_agent,
+    seed: u64,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        unsafe { enter(agent) }?.agent().start_task(seed);
+        Ok(())
+    })
+}
+
+/// What one step did.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_step_report {
+    /// Whether a step was taken: false when the task had ended (finished, or no affordable
+    /// action left); the other fields are then zero, and `finished` says how it ended.
+    pub taken: bool,
+    /// The step's number in its task, from 1.
+    pub step: u64,
+    /// The action template the policy chose.
+    pub template_index: u32,
+    /// The kind of action.
+    pub verb: evoharness_verb,
+    /// The tool it called, for a world action; else -1.
+    pub tool: i32,
+    /// The budget it cost.
+    pub cost: u32,
+    /// -1 while the task runs; 1 once the agent finished claiming success, 0 if it gave up.
+    pub finished: i8,
+}
+
+/// Takes one step: observe, encode, run the policy, pick a legal action, apply it (calling the
+/// tool for a world action); writes what it did to `*out`.
+///
+/// When a checkpoint schedule is set and the step reaches a boundary, the checkpoint is written
+/// after the step; if that fails, the step has still taken effect, `*out` is not written and
+/// the status is `IO`.
+///
+/// Errors: `NULL_ARGUMENT`; `INFERENCE`; `IO` (a checkpoint or trace write); `WORKSPACE` (a
+/// bug); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_step(
+    agent: *mut evoharness_agent,
+    out: *mut evoharness_step_report,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
+        let a = e.agent();
+        let report = a.step()?;
+        let finished = finished_flag(a.workspace().finished());
+        out.write(match report {
+            None => evoharness_step_report {
+                taken: false,
+                step: 0,
+                template_index: 0,
+                verb: evoharness_verb::Act,
+                tool: 0,
+                cost: 0,
+                finished,
+            },
+            Some(r) => evoharness_step_report {
+                taken: true,
+                step: a.summary().steps,
+                template_index: u32::try_from(r.template).unwrap_or(u32::MAX),
+                verb: verb(r.action.verb()),
+                tool: match (&r.action, &r.outcome) {
+                    (Action::Act { .. }, Outcome::Call(c)) => i32::from(c.tool),
+                    _ => -1,
+                },
+                cost: r.cost,
+                finished,
+            },
+        });
+        Ok(())
+    })
+}
+
+/// How a task went so far.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_summary {
+    /// -1 if the task has not finished (still running, or out of budget); 1 if the agent
+    /// finished claiming success, 0 if it gave up.
+    pub finished: i8,
+    /// Steps taken.
+    pub steps: u64,
+    /// World actions among them.
+    pub world_actions: u64,
+    /// Harness actions (track, commit, recall, note) among them.
+    pub harness_actions: u64,
+    /// Budget spent.
+    pub spent: u32,
+}
+
+/// Steps until the task ends or `max_steps` steps were taken (0 takes none: a way to read the
+/// summary), then writes the task's summary to `*out`.
+///
+/// Errors: as `evoharness_agent_step` (the steps taken before an error have taken effect, and
+/// `*out` is not written).
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_run(
+    agent: *mut evoharness_agent,
+    max_steps: u64,
+    out: *mut evoharness_summary,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
+        let s = e.agent().run(max_steps)?;
+        out.write(evoharness_summary {
+            finished: finished_flag(s.finished),
+            steps: s.steps,
+            world_actions: s.world_actions,
+            harness_actions: s.harness_actions,
+            spent: s.spent,
+        });
+        Ok(())
+    })
+}
+
+/// How a suite task went, judged by its world.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_task_stats {
+    /// The task succeeded: the agent finished claiming success, every item landed exactly once,
+    /// and nothing was written wrong.
+    pub success: bool,
+    /// -1 if the agent has not finished; 1 if it claimed success, 0 if it gave up.
+    pub finished: i8,
+    /// Items in the task.
+    pub items: u32,
+    /// Items fetched so far.
+    pub delivered: u32,
+    /// Items that landed.
+    pub landed: u32,
+    /// Items that landed more than once (a violation).
+    pub duplicates: u32,
+    /// Items that have not landed (yet).
+    pub gaps: u32,
+    /// Items landed with stale settings (a violation).
+    pub wrong_writes: u32,
+}
+
+/// Writes how the agent's suite task went so far, as its world judges it, to `*out`.
+///
+/// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent that runs no suite task;
+/// `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_task_stats(
+    agent: *const evoharness_agent,
+    out: *mut evoharness_task_stats,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
+        let a = e.agent();
+        let finished = a.workspace().finished();
+        let w = a
+            .environment()
+            .world
+            .as_ref()
+            .ok_or_else(|| Error::not_found("the agent runs no suite task"))?
+            .world();
+        let v = w.violations();
+        out.write(evoharness_task_stats {
+            success: w.judge(finished),
+            finished: finished_flag(finished),
+            items: w.items(),
+            delivered: w.delivered(),
+            landed: w.landed_count(),
+            duplicates: v.duplicates,
+            gaps: v.gaps,
+            wrong_writes: v.wrong_writes,
+        });
+        Ok(())
+    })
+}
+
+/// Writes a checkpoint of the agent as it is now to the file at `path`, atomically (through a
+/// temporary file beside it): `evoharness_agent_resume` continues from it.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an empty path, or from inside one of the
+/// agent's callbacks; `IO` when the file cannot be written (an earlier checkpoint there is
+/// left intact).
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `path` a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_checkpoint(
+    agent: *const evoharness_agent,
+    path: *const c_char,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (mut e, path) = unsafe { (enter(agent)?, ffi::path(path, "path")?) };
+        e.agent().checkpoint(path)?;
+        Ok(())
+    })
+}
+
+/// The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
+/// take a `const` workspace. Valid until the agent is stepped, run, given a new task, resumed
+/// or freed; never free it, never change it. NULL (with the last error set) if `agent` is NULL
+/// or this is called from inside one of the agent's callbacks.
+///
+/// # Safety
+/// `agent` is NULL or a live agent that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_workspace(
+    agent: *const evoharness_agent,
+) -> *const evoharness_workspace {
+    guard_value(std::ptr::null(), || {
+        // SAFETY: the caller's contract.
+        match unsafe { enter(agent) } {
+            Ok(mut e) => std::ptr::from_ref(e.agent().workspace()).cast(),
+            Err(err) => {
+                ffi::set_last_error(&err.message);
+                std::ptr::null()
+            }
+        }
+    })
+}

@@ -1,0 +1,165 @@
+//! Status codes, their messages, the per-thread last error, and the library version.
+
+use std::ffi::c_char;
+
+use crate::ffi::{guard_value, with_last_error};
+
+/// What a call did. Every function that can fail returns one; `EVOHARNESS_STATUS_OK` (0) is
+/// success, anything else a failure whose details are in `evoharness_last_error_message()`.
+///
+/// The values are stable: a status keeps its number forever and a retired number is never
+/// reused. New statuses may be added, so treat an unknown value as a failure.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum evoharness_status {
+    /// Success.
+    Ok = 0,
+    /// A required pointer argument was NULL.
+    NullArgument = 1,
+    /// An argument was out of range, malformed (e.g. not UTF-8) or not allowed now.
+    InvalidArgument = 2,
+    /// An output buffer was too small; nothing was written (the function's documentation says
+    /// which size always suffices).
+    BufferTooSmall = 3,
+    /// Nothing is there: an index past the end, no current event, no finished episode yet, a
+    /// tool name the agent does not have.
+    NotFound = 4,
+    /// Bytes were not a valid wire frame (truncated, another protocol version, malformed).
+    Decode = 5,
+    /// A workspace snapshot was refused (truncated, corrupted, foreign, other capacities).
+    Snapshot = 6,
+    /// The inference backend could not be initialised (library missing or too old, a second,
+    /// different backend asked for in one process).
+    Backend = 7,
+    /// A requested device (CUDA, TensorRT) is not available and CPU fallback was not allowed.
+    Device = 8,
+    /// A policy file is not a valid model or breaks the structured-v1 contract; the message
+    /// names the mismatch.
+    Policy = 9,
+    /// Inference failed at run time.
+    Inference = 10,
+    /// The workspace refused something the agent expected it to accept.
+    Workspace = 11,
+    /// A file could not be read or written.
+    Io = 12,
+    /// A checkpoint file is corrupted, foreign, or does not match the agent.
+    Checkpoint = 13,
+    /// Bad configuration (capacities, tool counts, temperatures, a conflicting logger).
+    Config = 14,
+    /// A Rust panic was caught at the boundary: a bug in evoharness. The objects the call used
+    /// are in an unspecified (but memory-safe) state; free them.
+    Panic = 15,
+    /// Another runtime error (a newer error kind of the runtime).
+    Other = 16,
+}
+
+impl evoharness_status {
+    /// Every status, in value order.
+    pub const ALL: [evoharness_status; 17] = [
+        Self::Ok,
+        Self::NullArgument,
+        Self::InvalidArgument,
+        Self::BufferTooSmall,
+        Self::NotFound,
+        Self::Decode,
+        Self::Snapshot,
+        Self::Backend,
+        Self::Device,
+        Self::Policy,
+        Self::Inference,
+        Self::Workspace,
+        Self::Io,
+        Self::Checkpoint,
+        Self::Config,
+        Self::Panic,
+        Self::Other,
+    ];
+
+    /// The status with this value, if there is one.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| *s as u32 == v)
+    }
+
+    /// A short, static description, NUL-terminated.
+    pub fn message(self) -> &'static std::ffi::CStr {
+        match self {
+            Self::Ok => c"success",
+            Self::NullArgument => c"a required pointer argument was NULL",
+            Self::InvalidArgument => c"an argument was invalid",
+            Self::BufferTooSmall => c"an output buffer was too small; nothing was written",
+            Self::NotFound => c"nothing is there (an index past the end, or no such item)",
+            Self::Decode => c"the bytes are not a valid wire frame",
+            Self::Snapshot => c"the workspace snapshot was refused",
+            Self::Backend => c"the inference backend could not be initialised",
+            Self::Device => c"the requested device is not available",
+            Self::Policy => c"the policy is not a valid structured-v1 model",
+            Self::Inference => c"inference failed",
+            Self::Workspace => c"the workspace refused an action",
+            Self::Io => c"a file could not be read or written",
+            Self::Checkpoint => c"the checkpoint was refused",
+            Self::Config => c"the configuration is invalid",
+            Self::Panic => c"a panic was caught inside evoharness (a bug)",
+            Self::Other => c"a runtime error",
+        }
+    }
+}
+
+/// A static, NUL-terminated description of a status (any `uint32_t`: an unknown value gives
+/// "unknown status"). Never NULL; do not free it. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn evoharness_status_message(status: u32) -> *const c_char {
+    guard_value(c"unknown status".as_ptr(), || {
+        evoharness_status::from_u32(status)
+            .map_or(c"unknown status", evoharness_status::message)
+            .as_ptr()
+    })
+}
+
+/// The detailed message of the last call *on this thread* that failed: what went wrong and,
+/// where it helps, what to do ("" before any failure). NUL-terminated and never NULL. The
+/// library owns it: do not free it; it stays valid until the next failing call on this thread.
+/// Successful calls leave it unchanged.
+#[unsafe(no_mangle)]
+pub extern "C" fn evoharness_last_error_message() -> *const c_char {
+    guard_value(c"".as_ptr(), || with_last_error(|m| m.as_ptr()))
+}
+
+/// The length in bytes (without the NUL) of `evoharness_last_error_message()`. Any thread
+/// (each has its own).
+#[unsafe(no_mangle)]
+pub extern "C" fn evoharness_last_error_length() -> usize {
+    guard_value(0, || with_last_error(|m| m.to_bytes().len()))
+}
+
+/// The library's version ("MAJOR.MINOR.PATCH", the crate's), static and NUL-terminated. Never
+/// NULL; do not free it. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn evoharness_version() -> *const c_char {
+    const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    V.as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_has_its_value_and_a_message() {
+        for (i, s) in evoharness_status::ALL.iter().enumerate() {
+            assert_eq!(*s as u32, i as u32);
+            assert_eq!(evoharness_status::from_u32(i as u32), Some(*s));
+            assert!(!s.message().is_empty());
+        }
+        assert_eq!(evoharness_status::from_u32(17), None);
+        // SAFETY: status messages are static NUL-terminated strings.
+        let unknown = unsafe { std::ffi::CStr::from_ptr(evoharness_status_message(999)) };
+        assert_eq!(unknown, c"unknown status");
+    }
+
+    #[test]
+    fn the_version_is_the_crates() {
+        // SAFETY: a static NUL-terminated string.
+        let v = unsafe { std::ffi::CStr::from_ptr(evoharness_version()) };
+        assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+    }
+}

@@ -1,0 +1,981 @@
+/*
+ * Drives every function of evoharness.h, with its error paths: NULL pointers, tiny buffers, bad
+ * bytes, bad model files, out-of-range values, callbacks that fail or call back in. Built with
+ * -Wall -Wextra -Wpedantic -Werror and run plain, under AddressSanitizer/UBSan and under
+ * valgrind by tests/c_abi.rs.
+ *
+ *   api FIXTURES_DIR WORK_DIR VERSION
+ *
+ * FIXTURES_DIR holds the runtime's test policies, WORK_DIR is an empty writable directory for
+ * checkpoint files, VERSION the version the library must report. Exits 0 when every check
+ * passed; otherwise prints each failed check and exits 1.
+ */
+#include "evoharness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                                           \
+    do {                                                                                      \
+        checks++;                                                                             \
+        if (!(cond)) {                                                                        \
+            failures++;                                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
+                    #cond, evoharness_last_error_message());                                  \
+        }                                                                                     \
+    } while (0)
+
+/* A call that must return `want`. */
+#define EXPECT(want, call)                                                                    \
+    do {                                                                                      \
+        evoharness_status got_ = (call);                                                      \
+        checks++;                                                                             \
+        if (got_ != (want)) {                                                                 \
+            failures++;                                                                       \
+            fprintf(stderr, "%s:%d: %s returned %u (%s), expected %s; last error: %s\n",      \
+                    __FILE__, __LINE__, #call, (unsigned)got_, evoharness_status_message(got_), \
+                    #want, evoharness_last_error_message());                                  \
+        }                                                                                     \
+    } while (0)
+
+#define OK(call) EXPECT(EVOHARNESS_STATUS_OK, call)
+
+/* Whether the last error mentions `needle`. */
+static int error_mentions(const char *needle) {
+    return strstr(evoharness_last_error_message(), needle) != NULL;
+}
+
+static char fixtures[1024];
+static char work[1024];
+
+static const char *fixture(const char *name) {
+    static char path[2048];
+    snprintf(path, sizeof path, "%s/%s", fixtures, name);
+    return path;
+}
+
+static const char *work_file(const char *name) {
+    static char path[2048];
+    snprintf(path, sizeof path, "%s/%s", work, name);
+    return path;
+}
+
+static struct evoharness_policy_options tract_options(void) {
+    struct evoharness_policy_options o;
+    evoharness_policy_options_default(&o);
+    o.backend = EVOHARNESS_BACKEND_TRACT;
+    return o;
+}
+
+static struct evoharness_policy *load(const char *name) {
+    struct evoharness_policy_options o = tract_options();
+    struct evoharness_policy *p = NULL;
+    OK(evoharness_policy_load(fixture(name), &o, &p));
+    CHECK(p != NULL);
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_status_and_version(const char *version) {
+    CHECK(strcmp(evoharness_version(), version) == 0);
+    for (uint32_t s = 0; s <= EVOHARNESS_STATUS_OTHER; s++) {
+        const char *m = evoharness_status_message(s);
+        CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
+        if (s > 0) CHECK(strcmp(m, evoharness_status_message(s - 1)) != 0);
+    }
+    CHECK(strcmp(evoharness_status_message(EVOHARNESS_STATUS_OTHER + 1), "unknown status") == 0);
+    CHECK(strcmp(evoharness_status_message(0xffffffffu), "unknown status") == 0);
+
+    /* The last error: set by a failure, its length matches, success leaves it. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_config_default(NULL));
+    CHECK(error_mentions("`out` is NULL"));
+    CHECK(evoharness_last_error_length() == strlen(evoharness_last_error_message()));
+    struct evoharness_workspace_config c;
+    OK(evoharness_workspace_config_default(&c));
+    CHECK(error_mentions("`out` is NULL"));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+/* Frames written by hand from core/PROTOCOL.md (section 10 has the first two). */
+static const uint8_t TRACK_SET[] = {0x01, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00,
+                                    0x01, 0x00, 0x00, 0x00, 0x80, 0x3f};
+static const uint8_t EVENT_429[] = {0x01, 0x07, 0x02, 0x01, 0x02, 0x01, 0x04,
+                                    'c',  'o',  'd',  'e',  0x01, 0xda, 0x06};
+/* Act { tool: 0, args: [] }, seq 2. */
+static const uint8_t ACT_0[] = {0x01, 0x02, 0x00, 0x00, 0x00, 0x00};
+/* Act { tool: 9 }: no such tool in a 3-tool workspace. */
+static const uint8_t ACT_9[] = {0x01, 0x02, 0x00, 0x00, 0x09, 0x00};
+/* Commit::Plan { label: Lit(Text "a") }, seq 4. */
+static const uint8_t PLAN_A[] = {0x01, 0x04, 0x00, 0x02, 0x00, 0x00, 0x03, 0x01, 'a'};
+/* Note::Add { trigger: Lit(Text "E1"), remedy: Lit(Int 3) }, seq 5. */
+static const uint8_t NOTE[] = {0x01, 0x05, 0x00, 0x04, 0x00, 0x00, 0x03,
+                               0x02, 'E',  '1',  0x00, 0x01, 0x06};
+/* Finish { success: true }, seq 3. */
+static const uint8_t FINISH[] = {0x01, 0x03, 0x00, 0x05, 0x01};
+
+static void test_workspace(void) {
+    struct evoharness_workspace_config config;
+    OK(evoharness_workspace_config_default(&config));
+    CHECK(config.capacities.facts == 16 && config.capacities.tools == 8 && config.budget == 1000);
+    CHECK(config.costs.act == 1 && config.costs.finish == 0);
+    config.capacities.tools = 3;
+    config.budget = 50;
+
+    struct evoharness_workspace *ws = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_new(NULL, &ws));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_new(&config, NULL));
+    struct evoharness_workspace_config bad = config;
+    bad.capacities.facts = 0;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_workspace_new(&bad, &ws));
+    bad = config;
+    bad.capacities.tools = 65;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_workspace_new(&bad, &ws));
+    CHECK(ws == NULL);
+    OK(evoharness_workspace_new(&config, &ws));
+    CHECK(ws != NULL);
+
+    struct evoharness_workspace_info info;
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.budget == 50 && info.spent == 0 && info.remaining == 50 && info.finished == -1);
+    CHECK(info.facts == 0 && !info.has_event && info.last_act == -1);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_get_info(NULL, &info));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_get_info(ws, NULL));
+
+    struct evoharness_event event;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_workspace_event(ws, &event));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_event(NULL, &event));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_event(ws, NULL));
+
+    /* Observe: an event frame; errors for bytes that are not one. */
+    OK(evoharness_workspace_observe(ws, EVENT_429, sizeof EVENT_429));
+    EXPECT(EVOHARNESS_STATUS_DECODE, evoharness_workspace_observe(ws, EVENT_429, 5));
+    EXPECT(EVOHARNESS_STATUS_DECODE, evoharness_workspace_observe(ws, NULL, 0));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_workspace_observe(ws, TRACK_SET, sizeof TRACK_SET));
+    CHECK(error_mentions("not an event"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_observe(NULL, EVENT_429, 14));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_observe(ws, NULL, 3));
+    OK(evoharness_workspace_event(ws, &event));
+    CHECK(event.kind == EVOHARNESS_EVENT_KIND_ERROR && event.source == 2);
+    CHECK(event.field_count == 1 && strcmp(event.fields[0].key, "code") == 0);
+    CHECK(event.fields[0].value.kind == EVOHARNESS_VALUE_KIND_INT);
+    CHECK(event.fields[0].value.integer == 429);
+
+    /* Apply: the outcome frame, applied or refused. */
+    uint8_t out[EVOHARNESS_FRAME_MAX];
+    size_t n = 0;
+    bool applied = false;
+    OK(evoharness_workspace_apply(ws, TRACK_SET, sizeof TRACK_SET, out, sizeof out, &n, &applied));
+    /* Outcome, Ok, Tracked { slot 0, Created }, seq 1. */
+    static const uint8_t TRACKED[] = {0x01, 0x01, 0x01, 0x00, 0x01, 0x00, 0x00};
+    CHECK(applied && n == sizeof TRACKED && memcmp(out, TRACKED, n) == 0);
+    /* The same again: refused (KeyExists, index 8), nothing spent. */
+    OK(evoharness_workspace_apply(ws, TRACK_SET, sizeof TRACK_SET, out, sizeof out, &n, &applied));
+    static const uint8_t KEY_EXISTS[] = {0x01, 0x01, 0x01, 0x01, 0x08};
+    CHECK(!applied && n == sizeof KEY_EXISTS && memcmp(out, KEY_EXISTS, n) == 0);
+    OK(evoharness_workspace_apply(ws, ACT_9, sizeof ACT_9, out, sizeof out, &n, &applied));
+    CHECK(!applied);
+    OK(evoharness_workspace_apply(ws, ACT_0, sizeof ACT_0, out, sizeof out, &n, &applied));
+    /* Outcome, Ok, Call { tool 0, no args }, seq 2. */
+    static const uint8_t CALL_0[] = {0x01, 0x02, 0x01, 0x00, 0x00, 0x00, 0x00};
+    CHECK(applied && n == sizeof CALL_0 && memcmp(out, CALL_0, n) == 0);
+    OK(evoharness_workspace_apply(ws, PLAN_A, sizeof PLAN_A, out, sizeof out, &n, &applied));
+    CHECK(applied);
+    OK(evoharness_workspace_apply(ws, NOTE, sizeof NOTE, out, sizeof out, &n, &applied));
+    CHECK(applied);
+    /* Errors change nothing and write nothing. */
+    n = 12345;
+    applied = true;
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL,
+           evoharness_workspace_apply(ws, FINISH, sizeof FINISH, out, EVOHARNESS_FRAME_MAX - 1,
+                                      &n, &applied));
+    EXPECT(EVOHARNESS_STATUS_DECODE,
+           evoharness_workspace_apply(ws, FINISH, 3, out, sizeof out, &n, &applied));
+    static const uint8_t VERSION_2[] = {0x02, 0x03, 0x00, 0x05, 0x01};
+    EXPECT(EVOHARNESS_STATUS_DECODE, evoharness_workspace_apply(ws, VERSION_2, sizeof VERSION_2,
+                                                                 out, sizeof out, &n, &applied));
+    CHECK(error_mentions("version 2"));
+    uint8_t trailing[sizeof FINISH + 1];
+    memcpy(trailing, FINISH, sizeof FINISH);
+    trailing[sizeof FINISH] = 0;
+    EXPECT(EVOHARNESS_STATUS_DECODE,
+           evoharness_workspace_apply(ws, trailing, sizeof trailing, out, sizeof out, &n, &applied));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_workspace_apply(ws, EVENT_429, sizeof EVENT_429, out, sizeof out, &n,
+                                      &applied));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_workspace_apply(NULL, FINISH, sizeof FINISH, out, sizeof out, &n, &applied));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_workspace_apply(ws, NULL, 5, out, sizeof out, &n, &applied));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_workspace_apply(ws, FINISH, sizeof FINISH, NULL, sizeof out, &n, &applied));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_workspace_apply(ws, FINISH, sizeof FINISH, out, sizeof out, NULL, &applied));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_workspace_apply(ws, FINISH, sizeof FINISH, out, sizeof out, &n, NULL));
+    CHECK(n == 12345 && applied);
+
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.facts == 1 && info.plan_steps == 1 && info.lessons == 1 && info.spent == 4);
+    CHECK(info.has_event && info.last_act == 0 && info.clock == 4);
+
+    /* Entries. */
+    struct evoharness_fact fact;
+    OK(evoharness_workspace_fact(ws, 0, &fact));
+    CHECK(strcmp(fact.key, "code") == 0 && fact.value.integer == 429 && fact.confidence == 1.0f);
+    CHECK(fact.provenance == EVOHARNESS_PROVENANCE_EVENT && fact.source == 2 && fact.set_at == 1);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_workspace_fact(ws, 1, &fact));
+    CHECK(error_mentions("there are 1"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_fact(NULL, 0, &fact));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_fact(ws, 0, NULL));
+    struct evoharness_plan_step step;
+    OK(evoharness_workspace_plan_step(ws, 0, &step));
+    CHECK(step.label.kind == EVOHARNESS_VALUE_KIND_TEXT && step.label.len == 1);
+    CHECK(strcmp((const char *)step.label.data, "a") == 0);
+    CHECK(step.status == EVOHARNESS_STEP_STATUS_PENDING && !step.has_cursor && !step.has_last_error);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_workspace_plan_step(ws, 1, &step));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_plan_step(NULL, 0, &step));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_plan_step(ws, 0, NULL));
+    struct evoharness_lesson lesson;
+    OK(evoharness_workspace_lesson(ws, 0, &lesson));
+    CHECK(strcmp((const char *)lesson.trigger.data, "E1") == 0);
+    CHECK(lesson.remedy.kind == EVOHARNESS_VALUE_KIND_INT && lesson.remedy.integer == 3);
+    CHECK(lesson.noted == 1 && !lesson.recalled);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_workspace_lesson(ws, 1, &lesson));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_lesson(NULL, 0, &lesson));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_lesson(ws, 0, NULL));
+
+    /* Formatting values. */
+    char text[256];
+    size_t len = 0;
+    OK(evoharness_value_format(&fact.value, text, sizeof text, &len));
+    CHECK(strcmp(text, "429") == 0 && len == 3);
+    OK(evoharness_value_format(&step.label, text, sizeof text, &len));
+    CHECK(strcmp(text, "\"a\"") == 0 && len == 3);
+    len = 77;
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_value_format(&fact.value, text, 3, &len));
+    CHECK(len == 77);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_value_format(NULL, text, 4, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_value_format(&fact.value, NULL, 4, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_value_format(&fact.value, text, 4, NULL));
+    struct evoharness_value v = fact.value;
+    memset(&v, 0, sizeof v);
+    v.kind = EVOHARNESS_VALUE_KIND_BOOL;
+    v.boolean = true;
+    OK(evoharness_value_format(&v, text, sizeof text, &len));
+    CHECK(strcmp(text, "true") == 0);
+    v.kind = EVOHARNESS_VALUE_KIND_FLOAT;
+    v.number = 0.25;
+    OK(evoharness_value_format(&v, text, sizeof text, &len));
+    CHECK(strcmp(text, "0.25") == 0);
+    v.kind = EVOHARNESS_VALUE_KIND_BYTES;
+    v.len = 2;
+    v.data[0] = 0x0a;
+    v.data[1] = 0xff;
+    OK(evoharness_value_format(&v, text, sizeof text, &len));
+    CHECK(strcmp(text, "0x0aff") == 0);
+    v.len = EVOHARNESS_TEXT_MAX + 1;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_value_format(&v, text, sizeof text, &len));
+    v.kind = EVOHARNESS_VALUE_KIND_TEXT;
+    v.len = 1;
+    v.data[0] = 0xff; /* not UTF-8 */
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_value_format(&v, text, sizeof text, &len));
+    /* A kind byte that is no kind. */
+    uint8_t raw[sizeof(struct evoharness_value)];
+    memcpy(raw, &v, sizeof raw);
+    raw[0] = 9;
+    memcpy(&v, raw, sizeof raw);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_value_format(&v, text, sizeof text, &len));
+
+    /* Snapshots: round trip, tiny buffers, bad bytes. */
+    size_t max = evoharness_workspace_snapshot_max_len(ws);
+    CHECK(max > 0 && evoharness_workspace_snapshot_max_len(NULL) == 0);
+    uint8_t *snap = malloc(max);
+    uint8_t *again = malloc(max);
+    size_t snap_len = 0, again_len = 0;
+    OK(evoharness_workspace_snapshot(ws, snap, max, &snap_len));
+    CHECK(snap_len > 10 && snap_len <= max && memcmp(snap, "EVHW", 4) == 0);
+    size_t keep = 999;
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_workspace_snapshot(ws, again, 8, &keep));
+    CHECK(keep == 999);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_snapshot(NULL, again, max, &keep));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_snapshot(ws, NULL, max, &keep));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_snapshot(ws, again, max, NULL));
+
+    OK(evoharness_workspace_reset_task(ws));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_reset_task(NULL));
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.facts == 0 && info.plan_steps == 0 && info.lessons == 1 && !info.has_event);
+
+    uint8_t *broken = malloc(snap_len);
+    memcpy(broken, snap, snap_len);
+    broken[snap_len / 2] ^= 0x40;
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(ws, broken, snap_len));
+    CHECK(error_mentions("checksum"));
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(ws, snap, snap_len - 1));
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(ws, snap, 3));
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(ws, NULL, 0));
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(ws, (const uint8_t *)"garbage!!!!!!!!", 15));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_restore(NULL, snap, snap_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_restore(ws, NULL, snap_len));
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.facts == 0); /* refused restores changed nothing */
+    OK(evoharness_workspace_restore(ws, snap, snap_len));
+    OK(evoharness_workspace_snapshot(ws, again, max, &again_len));
+    CHECK(again_len == snap_len && memcmp(snap, again, snap_len) == 0);
+
+    /* A snapshot of other capacities is refused. */
+    struct evoharness_workspace *other = NULL;
+    struct evoharness_workspace_config oc = config;
+    oc.capacities.facts = 4;
+    OK(evoharness_workspace_new(&oc, &other));
+    EXPECT(EVOHARNESS_STATUS_SNAPSHOT, evoharness_workspace_restore(other, snap, snap_len));
+    CHECK(error_mentions("capacities"));
+    evoharness_workspace_free(other);
+
+    /* Finish, and every action after it is refused. */
+    OK(evoharness_workspace_apply(ws, FINISH, sizeof FINISH, out, sizeof out, &n, &applied));
+    CHECK(applied);
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.finished == 1);
+    OK(evoharness_workspace_apply(ws, ACT_0, sizeof ACT_0, out, sizeof out, &n, &applied));
+    CHECK(!applied);
+
+    free(snap);
+    free(again);
+    free(broken);
+    evoharness_workspace_free(ws);
+    evoharness_workspace_free(NULL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_policy(void) {
+    struct evoharness_policy_options o;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_options_default(NULL));
+    OK(evoharness_policy_options_default(&o));
+    CHECK(o.backend == EVOHARNESS_BACKEND_AUTO && o.device == EVOHARNESS_DEVICE_CPU);
+    CHECK(o.ort_library == NULL && o.threads == 0 && !o.cpu_fallback);
+
+    struct evoharness_policy *p = NULL;
+    o = tract_options();
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load(NULL, &o, &p));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load(fixture("mlp.onnx"), NULL, &p));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load(fixture("mlp.onnx"), &o, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_policy_load("", &o, &p));
+    struct evoharness_policy_options bad = o;
+    bad.backend = 7;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    bad = o;
+    bad.device = 3;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+
+    /* Bad model files, each with a precise message. */
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_policy_load(fixture("missing.onnx"), &o, &p));
+    CHECK(error_mentions("missing.onnx"));
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("truncated.onnx"), &o, &p));
+    CHECK(error_mentions("not a valid ONNX model"));
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("wrong_abi.onnx"), &o, &p));
+    CHECK(error_mentions("generative-v1"));
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("no_metadata.onnx"), &o, &p));
+    CHECK(error_mentions("no evoharness.abi metadata"));
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("bad_obs_size.onnx"), &o, &p));
+    EXPECT(EVOHARNESS_STATUS_POLICY,
+           evoharness_policy_load(fixture("mismatched_layout.onnx"), &o, &p));
+    CHECK(error_mentions("observation floats"));
+    CHECK(p == NULL);
+
+    /* From memory: a file's bytes; garbage; nothing. */
+    FILE *f = fopen(fixture("mlp.onnx"), "rb");
+    CHECK(f != NULL);
+    uint8_t *bytes = malloc(1 << 20);
+    size_t len = f ? fread(bytes, 1, 1 << 20, f) : 0;
+    if (f) fclose(f);
+    CHECK(len > 1000);
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load_from_memory(bytes, len / 3, &o, &p));
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load_from_memory(NULL, 0, &o, &p));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load_from_memory(NULL, 10, &o, &p));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load_from_memory(bytes, len, NULL, &p));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_load_from_memory(bytes, len, &o, NULL));
+    OK(evoharness_policy_load_from_memory(bytes, len, &o, &p));
+    free(bytes);
+
+    struct evoharness_policy_abi abi;
+    OK(evoharness_policy_get_abi(p, &abi));
+    CHECK(strcmp(abi.abi, "structured-v1") == 0 && abi.layout_version == 1);
+    CHECK(abi.capacities.facts == 16 && abi.capacities.steps == 8 && abi.capacities.lessons == 4);
+    CHECK(abi.capacities.tools == 3 && abi.obs_len > 0 && abi.actions > 0);
+    CHECK(!abi.recurrent && abi.state_len == 0 && abi.has_value && abi.tool_names == 3);
+    CHECK(abi.backend == EVOHARNESS_BACKEND_TRACT && abi.device == EVOHARNESS_DEVICE_CPU);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_get_abi(NULL, &abi));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_get_abi(p, NULL));
+
+    char name[16];
+    size_t name_len = 0;
+    OK(evoharness_policy_tool_name(p, 2, name, sizeof name, &name_len));
+    CHECK(strcmp(name, "verify") == 0 && name_len == 6);
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_policy_tool_name(p, 2, name, 6, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_policy_tool_name(p, 3, name, sizeof name, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_tool_name(NULL, 0, name, 16, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_tool_name(p, 0, NULL, 16, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_policy_tool_name(p, 0, name, 16, NULL));
+    evoharness_policy_free(p);
+    evoharness_policy_free(NULL);
+
+    /* The recurrent fixture; the suite's, which names no tools. */
+    p = load("recurrent.onnx");
+    OK(evoharness_policy_get_abi(p, &abi));
+    CHECK(abi.recurrent && abi.state_len == 8 && !abi.has_value);
+    evoharness_policy_free(p);
+    p = load("suite_mlp.onnx");
+    OK(evoharness_policy_get_abi(p, &abi));
+    CHECK(abi.capacities.tools == 8 && abi.tool_names == 0);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_policy_tool_name(p, 0, name, sizeof name, &name_len));
+    evoharness_policy_free(p);
+
+    /* The process already runs tract: another backend is refused, said plainly. */
+    bad = o;
+    bad.backend = EVOHARNESS_BACKEND_ONNXRUNTIME;
+    EXPECT(EVOHARNESS_STATUS_BACKEND, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    CHECK(error_mentions("already uses the tract backend"));
+    /* A GPU on tract: an error, or the CPU when fallback is allowed. */
+    bad = o;
+    bad.device = EVOHARNESS_DEVICE_CUDA;
+    EXPECT(EVOHARNESS_STATUS_DEVICE, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    bad.cpu_fallback = true;
+    bad.threads = 2;
+    OK(evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    OK(evoharness_policy_get_abi(p, &abi));
+    CHECK(abi.device == EVOHARNESS_DEVICE_CPU);
+    evoharness_policy_free(p);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+struct host {
+    struct evoharness_agent *agent;
+    int calls[8];
+    int reentry_checked;
+    int log_records;
+    int trace_records;
+    uint64_t last_trace_step;
+    int json_ok;
+};
+
+/* copy: a result with the call's argument count and a few typed fields. Stateless, so a
+ * resumed agent sees the same results. */
+static int32_t tool_copy(void *user_data, const struct evoharness_tool_call *call,
+                         struct evoharness_tool_result *result) {
+    struct host *h = user_data;
+    h->calls[call->tool]++;
+    if (strcmp(call->name, "copy") != 0 || call->tool != 0) return 99;
+    if (evoharness_tool_result_add_int(result, "args", (int64_t)call->arg_count) != 0) return 98;
+    if (evoharness_tool_result_add_bool(result, "ok", true) != 0) return 97;
+    if (evoharness_tool_result_add_float(result, "rate", 0.5) != 0) return 96;
+    return 0;
+}
+
+/* wait: always reports that it failed; the agent sees {error: tool_failed, code: 7}. */
+static int32_t tool_wait(void *user_data, const struct evoharness_tool_call *call,
+                         struct evoharness_tool_result *result) {
+    struct host *h = user_data;
+    (void)result;
+    h->calls[call->tool]++;
+    return 7;
+}
+
+/* verify: an error event built with the text and bytes adders. Stateless. */
+static int32_t tool_verify(void *user_data, const struct evoharness_tool_call *call,
+                           struct evoharness_tool_result *result) {
+    struct host *h = user_data;
+    h->calls[call->tool]++;
+    OK(evoharness_tool_result_set_kind(result, EVOHARNESS_EVENT_KIND_ERROR));
+    OK(evoharness_tool_result_add_text(result, "error", "mismatch"));
+    const uint8_t digest[2] = {0xde, 0xad};
+    OK(evoharness_tool_result_add_bytes(result, "digest", digest, sizeof digest));
+    OK(evoharness_tool_result_add_bytes(result, "empty", NULL, 0));
+    return 0;
+}
+
+/* Registered for every tool of one agent: calls back into the agent (refused, not undefined)
+ * and misuses the result every way (each refused), once. */
+static int32_t tool_checks(void *user_data, const struct evoharness_tool_call *call,
+                           struct evoharness_tool_result *result) {
+    struct host *h = user_data;
+    h->calls[call->tool]++;
+    if (h->reentry_checked) return 0;
+    h->reentry_checked = 1;
+    struct evoharness_step_report r;
+    struct evoharness_summary s;
+    char buf[8];
+    size_t len;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_step(h->agent, &r));
+    CHECK(error_mentions("one of its own callbacks"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_run(h->agent, 1, &s));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_agent_tool_name(h->agent, 0, buf, sizeof buf, &len));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_agent_register_tool(h->agent, "copy", NULL, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_set_trace(h->agent, NULL, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_agent_checkpoint(h->agent, work_file("never.ckpt")));
+    CHECK(evoharness_agent_workspace(h->agent) == NULL);
+    evoharness_agent_free(h->agent); /* refused: the agent is in use */
+    CHECK(error_mentions("evoharness_agent_free"));
+
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_tool_result_set_kind(result, 3));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_set_kind(NULL, 1));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_tool_result_add_int(result, "a_key_that_is_too_long", 1));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_tool_result_add_int(result, "\xff", 1));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_int(result, NULL, 1));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_int(NULL, "k", 1));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_bool(NULL, "k", 1));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_float(NULL, "k", 1));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_tool_result_add_text(result, "t", "a text that is longer than 32 bytes"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_text(result, "t", NULL));
+    uint8_t big[EVOHARNESS_TEXT_MAX + 1] = {0};
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_tool_result_add_bytes(result, "b", big, sizeof big));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_add_bytes(result, "b", NULL, 2));
+    EXPECT(EVOHARNESS_STATUS_DECODE, evoharness_tool_result_set_frame(result, EVENT_429, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_tool_result_set_frame(result, FINISH, sizeof FINISH));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_tool_result_set_frame(NULL, FINISH, 5));
+    /* A whole event from a frame (one field), then seven more fields: eight fit, a ninth not. */
+    OK(evoharness_tool_result_set_frame(result, EVENT_429, sizeof EVENT_429));
+    for (int i = 0; i < 7; i++) OK(evoharness_tool_result_add_int(result, "n", i));
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_tool_result_add_int(result, "n", 8));
+    return 0;
+}
+
+static void on_trace(void *user_data, const struct evoharness_trace_record *r) {
+    struct host *h = user_data;
+    h->trace_records++;
+    h->last_trace_step = r->step;
+    if (r->json != NULL && strlen(r->json) == r->json_len && strncmp(r->json, "{\"step\":", 8) == 0)
+        h->json_ok++;
+}
+
+static void on_log(void *user_data, uint32_t level, const char *target, const char *message) {
+    struct host *h = user_data;
+    if (level >= EVOHARNESS_LOG_LEVEL_ERROR && level <= EVOHARNESS_LOG_LEVEL_TRACE && target &&
+        message && strlen(message) > 0)
+        h->log_records++;
+}
+
+/* Steps `n` times; writes the chosen templates to `out`. */
+static int steps(struct evoharness_agent *a, int n, uint32_t *out) {
+    int taken = 0;
+    for (int i = 0; i < n; i++) {
+        struct evoharness_step_report r;
+        OK(evoharness_agent_step(a, &r));
+        if (!r.taken) break;
+        out[taken++] = r.template_index;
+    }
+    return taken;
+}
+
+static void register_tools(struct evoharness_agent *a, struct host *h) {
+    OK(evoharness_agent_register_tool(a, "copy", tool_copy, h));
+    OK(evoharness_agent_register_tool(a, "wait", tool_wait, h));
+    OK(evoharness_agent_register_tool(a, "verify", tool_verify, h));
+}
+
+static void test_agent(void) {
+    struct evoharness_agent_config config;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_config_default(NULL));
+    OK(evoharness_agent_config_default(&config));
+    CHECK(config.budget == 1000 && config.temperature == 0.0f && config.task == EVOHARNESS_TASK_NONE);
+    config.temperature = 1.0f;
+    config.seed = 11;
+    config.budget = 300;
+
+    struct evoharness_policy *p = load("mlp.onnx");
+    struct evoharness_agent *a = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(NULL, &config, &a));
+    struct evoharness_policy *none = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&none, &config, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, NULL, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, &config, NULL));
+    struct evoharness_agent_config bad = config;
+    bad.temperature = -1.0f;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
+    bad.temperature = NAN;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
+    bad = config;
+    bad.task = 4;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
+    bad.task = EVOHARNESS_TASK_RECORDS;
+    bad.horizon = 0;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
+    /* A 3-tool policy cannot run a suite task (8 tools); the policy stays ours. */
+    bad.horizon = 50;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_agent_new(&p, &bad, &a));
+    CHECK(error_mentions("8"));
+    CHECK(p != NULL && a == NULL);
+
+    OK(evoharness_agent_new(&p, &config, &a));
+    CHECK(p == NULL && a != NULL); /* the agent owns the policy now */
+
+    char name[16];
+    size_t name_len;
+    OK(evoharness_agent_tool_name(a, 1, name, sizeof name, &name_len));
+    CHECK(strcmp(name, "wait") == 0 && name_len == 4);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_tool_name(a, 3, name, sizeof name, &name_len));
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_agent_tool_name(a, 1, name, 4, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_tool_name(NULL, 1, name, 16, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_tool_name(a, 1, NULL, 16, &name_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_tool_name(a, 1, name, 16, NULL));
+
+    /* Unserved tools: error events, and a warning in the log for each call. */
+    struct host h;
+    memset(&h, 0, sizeof h);
+    h.agent = a;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_set_log_callback(on_log, &h, 6));
+    OK(evoharness_set_log_callback(on_log, &h, EVOHARNESS_LOG_LEVEL_WARN));
+    struct evoharness_summary s;
+    OK(evoharness_agent_run(a, 40, &s));
+    CHECK(s.steps > 0 && s.world_actions > 0);
+    CHECK(h.log_records == (int)s.world_actions);
+    OK(evoharness_set_log_callback(NULL, NULL, EVOHARNESS_LOG_LEVEL_TRACE));
+    int before = h.log_records;
+    OK(evoharness_agent_run(a, 20, &s));
+    CHECK(h.log_records == before);
+
+    /* A task from the start, with host tools and a trace. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_start_task(NULL, 1));
+    OK(evoharness_agent_start_task(a, 11));
+    OK(evoharness_agent_run(a, 0, &s));
+    CHECK(s.steps == 0 && s.spent == 0 && s.finished == -1);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_register_tool(a, "nope", tool_copy, &h));
+    CHECK(error_mentions("copy, wait, verify"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_register_tool(NULL, "copy", tool_copy, &h));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_register_tool(a, NULL, tool_copy, &h));
+    register_tools(a, &h);
+    OK(evoharness_agent_register_tool(a, "copy", NULL, NULL)); /* removed, then back */
+    OK(evoharness_agent_register_tool(a, "copy", tool_copy, &h));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_set_trace(NULL, on_trace, &h));
+    OK(evoharness_agent_set_trace(a, on_trace, &h));
+
+    uint32_t first[64];
+    int taken = steps(a, 30, first);
+    CHECK(taken > 0);
+    CHECK(h.trace_records == taken && h.json_ok == taken && h.last_trace_step == (uint64_t)taken);
+    CHECK(h.calls[0] + h.calls[1] + h.calls[2] > 0);
+    OK(evoharness_agent_set_trace(a, NULL, NULL));
+
+    /* Another agent whose tools call back into it and misuse their results. */
+    struct evoharness_policy *pc = load("mlp.onnx");
+    struct evoharness_agent *c = NULL;
+    OK(evoharness_agent_new(&pc, &config, &c));
+    struct host hc;
+    memset(&hc, 0, sizeof hc);
+    hc.agent = c;
+    OK(evoharness_agent_register_tool(c, "copy", tool_checks, &hc));
+    OK(evoharness_agent_register_tool(c, "wait", tool_checks, &hc));
+    OK(evoharness_agent_register_tool(c, "verify", tool_checks, &hc));
+    OK(evoharness_agent_run(c, 200, &s));
+    CHECK(hc.reentry_checked == 1);
+    evoharness_agent_free(c);
+
+    struct evoharness_step_report r;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_step(NULL, &r));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_step(a, NULL));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_run(NULL, 1, &s));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_run(a, 1, NULL));
+
+    /* The lent workspace reads like any other. */
+    const struct evoharness_workspace *ws = evoharness_agent_workspace(a);
+    CHECK(ws != NULL && evoharness_agent_workspace(NULL) == NULL);
+    struct evoharness_workspace_info info;
+    OK(evoharness_workspace_get_info(ws, &info));
+    CHECK(info.capacities.tools == 3 && info.budget == 300 && info.spent > 0);
+    struct evoharness_event ev;
+    OK(evoharness_workspace_event(ws, &ev));
+
+    /* Checkpoint, go on; resume from the checkpoint and go on the same way. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_checkpoint(NULL, work_file("a.ckpt")));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_checkpoint(a, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_checkpoint(a, ""));
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_agent_checkpoint(a, work_file("no/such/dir/a.ckpt")));
+    /* A task that runs long enough (a random policy may finish at any step). */
+    uint64_t seed = 100;
+    for (; seed < 200; seed++) {
+        OK(evoharness_agent_start_task(a, seed));
+        if (steps(a, 30, first) == 30) break;
+    }
+    CHECK(seed < 200);
+    OK(evoharness_agent_checkpoint(a, work_file("a.ckpt")));
+    uint32_t after[64];
+    int n_after = steps(a, 20, after);
+    CHECK(n_after > 0);
+    struct evoharness_summary sa;
+    OK(evoharness_agent_run(a, 0, &sa));
+
+    struct evoharness_agent *b = NULL;
+    p = load("mlp.onnx");
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_agent_resume(&p, &config, work_file("missing.ckpt"), &b));
+    CHECK(p != NULL);
+    FILE *junk = fopen(work_file("junk.ckpt"), "wb");
+    if (junk) {
+        fputs("this is not a checkpoint", junk);
+        fclose(junk);
+    }
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &config, work_file("junk.ckpt"), &b));
+    CHECK(error_mentions("junk.ckpt") && p != NULL);
+    bad = config;
+    bad.budget = 301;
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT, evoharness_agent_resume(&p, &bad, work_file("a.ckpt"), &b));
+    CHECK(error_mentions("budget") && p != NULL);
+    bad = config;
+    bad.temperature = -2.0f;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_agent_resume(&p, &bad, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(NULL, &config, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, NULL, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, &config, NULL, &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, &config, work_file("a.ckpt"), NULL));
+    struct evoharness_policy *other = load("recurrent.onnx");
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&other, &config, work_file("a.ckpt"), &b));
+    CHECK(error_mentions("another policy") && other != NULL);
+    evoharness_policy_free(other);
+
+    OK(evoharness_agent_resume(&p, &config, work_file("a.ckpt"), &b));
+    CHECK(p == NULL && b != NULL);
+    struct host hb;
+    memset(&hb, 0, sizeof hb);
+    hb.agent = b;
+    register_tools(b, &hb);
+    uint32_t resumed[64];
+    int n_resumed = steps(b, 20, resumed);
+    CHECK(n_resumed == n_after);
+    CHECK(memcmp(after, resumed, sizeof(uint32_t) * (size_t)n_after) == 0);
+    OK(evoharness_agent_run(b, 0, &s));
+    CHECK(s.steps == sa.steps && s.spent == sa.spent && s.finished == sa.finished);
+    CHECK(s.world_actions == sa.world_actions && s.harness_actions == sa.harness_actions);
+
+    /* A scheduled checkpoint every 5 steps. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_set_checkpoints(NULL, NULL, 0, false));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_set_checkpoints(b, "", 5, false));
+    OK(evoharness_agent_start_task(b, 1));
+    OK(evoharness_agent_set_checkpoints(b, work_file("every5.ckpt"), 5, true));
+    FILE *early = fopen(work_file("every5.ckpt"), "rb");
+    CHECK(early == NULL);
+    if (early) fclose(early);
+    steps(b, 5, resumed);
+    FILE *written = fopen(work_file("every5.ckpt"), "rb");
+    CHECK(written != NULL);
+    if (written) fclose(written);
+    OK(evoharness_agent_set_checkpoints(b, NULL, 0, false));
+
+    /* No suite task: no task stats. */
+    struct evoharness_task_stats ts;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_task_stats(b, &ts));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_task_stats(NULL, &ts));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_task_stats(b, NULL));
+
+    /* Run to the end of the budget: then steps are not taken. */
+    OK(evoharness_agent_run(b, 100000, &s));
+    CHECK(s.spent <= 300);
+    OK(evoharness_agent_step(b, &r));
+    CHECK(!r.taken);
+
+    evoharness_agent_free(a);
+    evoharness_agent_free(b);
+    evoharness_agent_free(NULL);
+}
+
+/* The suite's migration task, with the host serving `verify`. */
+static int32_t suite_verify(void *user_data, const struct evoharness_tool_call *call,
+                            struct evoharness_tool_result *result) {
+    int *calls = user_data;
+    (*calls)++;
+    if (call->tool != 7 || strcmp(call->name, "verify") != 0) return 1;
+    return evoharness_tool_result_add_bool(result, "checked", true) == EVOHARNESS_STATUS_OK ? 0 : 1;
+}
+
+static void test_suite_agent(void) {
+    struct evoharness_agent_config config;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_config_for_task(1, 50, 0, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(0, 50, 0, &config));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(4, 50, 0, &config));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(1, 0, 0, &config));
+    OK(evoharness_agent_config_for_task(EVOHARNESS_TASK_MIGRATION, 50, 3, &config));
+    CHECK(config.budget == 4 * 50 + 256 && config.horizon == 50 && config.family == 3);
+    config.temperature = 1.0f;
+    config.seed = 5;
+
+    struct evoharness_policy *p = load("suite_mlp.onnx");
+    struct evoharness_agent *a = NULL;
+    OK(evoharness_agent_new(&p, &config, &a));
+    char name[16];
+    size_t len;
+    OK(evoharness_agent_tool_name(a, 7, name, sizeof name, &len));
+    CHECK(strcmp(name, "verify") == 0);
+    int verifies = 0;
+    OK(evoharness_agent_register_tool(a, "verify", suite_verify, &verifies));
+
+    struct evoharness_summary s;
+    OK(evoharness_agent_run(a, 60, &s));
+    struct evoharness_task_stats ts;
+    OK(evoharness_agent_task_stats(a, &ts));
+    CHECK(ts.items == 20 && ts.gaps == ts.items - ts.landed);
+    OK(evoharness_agent_checkpoint(a, work_file("suite.ckpt")));
+    uint32_t after[64];
+    int n = steps(a, 40, after);
+    struct evoharness_task_stats ts_a;
+    OK(evoharness_agent_task_stats(a, &ts_a));
+
+    /* Resume: the world is replayed to where it was, and the run goes on identically. */
+    p = load("suite_mlp.onnx");
+    struct evoharness_agent *b = NULL;
+    struct evoharness_agent_config other = config;
+    other.family = 4;
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &other, work_file("suite.ckpt"), &b));
+    CHECK(error_mentions("another task"));
+    other = config;
+    other.task = EVOHARNESS_TASK_NONE;
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &other, work_file("suite.ckpt"), &b));
+    OK(evoharness_agent_resume(&p, &config, work_file("suite.ckpt"), &b));
+    int verifies_b = 0;
+    OK(evoharness_agent_register_tool(b, "verify", suite_verify, &verifies_b));
+    struct evoharness_task_stats ts_b;
+    OK(evoharness_agent_task_stats(b, &ts_b));
+    CHECK(ts_b.landed == ts.landed && ts_b.delivered == ts.delivered);
+    uint32_t resumed[64];
+    int m = steps(b, 40, resumed);
+    CHECK(m == n && memcmp(after, resumed, sizeof(uint32_t) * (size_t)n) == 0);
+    OK(evoharness_agent_task_stats(b, &ts_b));
+    CHECK(ts_b.landed == ts_a.landed && ts_b.delivered == ts_a.delivered);
+    CHECK(ts_b.duplicates == ts_a.duplicates && ts_b.wrong_writes == ts_a.wrong_writes);
+
+    /* To the end: the stats are the world's judgement (a random policy does not succeed, and
+     * nothing here claims it does; success must agree with the rules). */
+    OK(evoharness_agent_run(b, 1000000, &s));
+    OK(evoharness_agent_task_stats(b, &ts_b));
+    CHECK(ts_b.finished == s.finished);
+    CHECK(ts_b.success == (s.finished == 1 && ts_b.duplicates == 0 && ts_b.gaps == 0 &&
+                           ts_b.wrong_writes == 0));
+    evoharness_agent_free(a);
+    evoharness_agent_free(b);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_vec_env(void) {
+    struct evoharness_vec_env *v = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new(1, 50, 3, 0, 2, 1, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(0, 50, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(1, 0, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 0, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 3, 0, 0, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 3, UINT64_MAX, 2, 1, &v));
+    CHECK(v == NULL);
+    OK(evoharness_vec_env_new(EVOHARNESS_TASK_ORCHESTRATION, 50, 3, 0, 2, 7, &v));
+    size_t n = evoharness_vec_env_len(v), ol = evoharness_vec_env_obs_len(v),
+           al = evoharness_vec_env_actions(v);
+    CHECK(n == 3 && ol > 0 && al > 0);
+    CHECK(evoharness_vec_env_len(NULL) == 0 && evoharness_vec_env_obs_len(NULL) == 0);
+    CHECK(evoharness_vec_env_actions(NULL) == 0 && evoharness_vec_env_episodes(NULL, 0) == 0);
+
+    float *obs = calloc(n * ol, sizeof(float));
+    uint8_t *mask = calloc(n * al, 1);
+    float reward[3];
+    uint8_t done[3];
+    uint32_t actions[3];
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol - 1, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(NULL, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, NULL, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol, NULL, n * al));
+
+    struct evoharness_episode_stats st;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 0, &st));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 3, &st));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(NULL, 0, &st));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(v, 0, NULL));
+
+    /* An illegal template (mask 0) changes nothing. */
+    for (size_t i = 0; i < n; i++) {
+        actions[i] = 0;
+        for (size_t t = 0; t < al; t++)
+            if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
+    }
+    uint32_t illegal = 0;
+    while (illegal < al && mask[al + illegal]) illegal++;
+    CHECK(illegal < al);
+    uint32_t bad_actions[3] = {actions[0], illegal, actions[2]};
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, bad_actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    CHECK(error_mentions("environment 1"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 2, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 2));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(NULL, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(v, NULL, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, NULL, 3, done, 3));
+
+    /* Step with a rotating legal choice until every environment finished an episode. */
+    int ends = 0;
+    for (int s = 0; s < 20000 && (evoharness_vec_env_episodes(v, 0) == 0 ||
+                                  evoharness_vec_env_episodes(v, 1) == 0 ||
+                                  evoharness_vec_env_episodes(v, 2) == 0);
+         s++) {
+        for (size_t i = 0; i < n; i++) {
+            for (size_t k = 0; k < al; k++) {
+                size_t t = (k + (size_t)s * 7 + i) % al;
+                if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
+            }
+        }
+        OK(evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+        for (size_t i = 0; i < n; i++) ends += done[i];
+    }
+    CHECK(ends >= 3);
+    CHECK((uint64_t)ends == evoharness_vec_env_episodes(v, 0) + evoharness_vec_env_episodes(v, 1) +
+                                evoharness_vec_env_episodes(v, 2));
+    CHECK(evoharness_vec_env_episodes(v, 3) == 0);
+    OK(evoharness_vec_env_last_episode(v, 0, &st));
+    CHECK(st.steps > 0 && st.items == 20 && st.landed <= st.items);
+    CHECK(st.success == (st.finished == 1 && st.duplicates == 0 && st.gaps == 0 && st.wrong_writes == 0));
+
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(v);
+    evoharness_vec_env_free(NULL);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
+        return 2;
+    }
+    snprintf(fixtures, sizeof fixtures, "%s", argv[1]);
+    snprintf(work, sizeof work, "%s", argv[2]);
+
+    test_status_and_version(argv[3]);
+    test_workspace();
+    test_policy();
+    test_agent();
+    test_suite_agent();
+    test_vec_env();
+
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
