@@ -1,0 +1,634 @@
+// evoharness.hpp: a header-only C++17 wrapper over the C ABI (evoharness.h).
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//
+// What it adds to the C header:
+//
+// - RAII handles: Workspace, Policy, Agent and VecEnv own their C handle (move-only) and free it
+//   in their destructor. WorkspaceView is a non-owning, read-only view (an agent's workspace).
+// - Errors are exceptions: every failing call throws evoharness::Error, which carries the
+//   evoharness_status and the library's message for the calling thread. A function that only
+//   reports "nothing there" (an agent without a suite task, an environment without a finished
+//   episode, no current event) returns std::optional instead.
+// - Lambdas as tools, traces and log sinks. No exception ever crosses into the C library: the
+//   trampolines catch everything. A tool that throws evoharness::ToolFailure{code} fails with
+//   that code, any other exception with code 1; the agent then sees an error event
+//   {error: "tool_failed", code} and goes on. An exception from a trace or log lambda is dropped.
+//
+// Thread safety is the C handles' (see evoharness.h): one thread at a time per Workspace (for
+// changes), Policy, Agent and VecEnv; tool and trace lambdas run on the thread that steps the
+// agent; the log lambda may run on any thread, at once on several.
+//
+// Link it like the C library (it is header-only over libevoharness): see bindings/README.md.
+
+#ifndef EVOHARNESS_HPP
+#define EVOHARNESS_HPP
+
+#include "evoharness.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace evoharness {
+
+/// A failed call: the status and the library's message.
+class Error : public std::runtime_error {
+public:
+    Error(evoharness_status status, const std::string& message)
+        : std::runtime_error(message), status_(status) {}
+
+    /// The status the C function returned.
+    evoharness_status status() const noexcept { return status_; }
+
+private:
+    evoharness_status status_;
+};
+
+/// Thrown by a tool lambda to report that the tool failed, with this code (not 0).
+struct ToolFailure {
+    std::int32_t code = 1;
+};
+
+namespace detail {
+
+inline void check(evoharness_status s) {
+    if (s != EVOHARNESS_STATUS_OK) {
+        throw Error(s, std::string(evoharness_last_error_message(), evoharness_last_error_length()));
+    }
+}
+
+template <class T, void (*Free)(T*)>
+struct Deleter {
+    void operator()(T* p) const noexcept { Free(p); }
+};
+
+/// A NUL-terminated copy of a string_view.
+inline std::string z(std::string_view s) { return std::string(s); }
+
+}  // namespace detail
+
+/// The library's version, "MAJOR.MINOR.PATCH".
+inline std::string version() { return evoharness_version(); }
+
+/// A value's bytes (EVOHARNESS_VALUE_KIND_BYTES).
+using Bytes = std::vector<std::uint8_t>;
+
+/// A typed value: bool, 64-bit integer, double, text (std::string) or bytes.
+using Value = std::variant<bool, std::int64_t, double, std::string, Bytes>;
+
+/// The C value as a Value.
+inline Value to_value(const evoharness_value& v) {
+    switch (v.kind) {
+        case EVOHARNESS_VALUE_KIND_BOOL:
+            return v.boolean;
+        case EVOHARNESS_VALUE_KIND_INT:
+            return v.integer;
+        case EVOHARNESS_VALUE_KIND_FLOAT:
+            return v.number;
+        case EVOHARNESS_VALUE_KIND_TEXT:
+            return std::string(reinterpret_cast<const char*>(v.data), v.len);
+        default:
+            return Bytes(v.data, v.data + v.len);
+    }
+}
+
+/// The C value as text: `true`, `42`, `0.5`, `"text"`, `0x0aff`.
+inline std::string format(const evoharness_value& v) {
+    std::array<char, 256> buf{};
+    std::size_t len = 0;
+    detail::check(evoharness_value_format(&v, buf.data(), buf.size(), &len));
+    return std::string(buf.data(), len);
+}
+
+/// A fact of Belief.
+struct Fact {
+    std::string key;
+    evoharness_value value;
+    float confidence;
+    evoharness_provenance provenance;
+    std::uint16_t source;
+    std::uint32_t set_at;
+    std::uint32_t confirmed_at;
+};
+
+/// An event: what the world said.
+struct Event {
+    evoharness_event_kind kind;
+    std::uint16_t source;
+    std::vector<std::pair<std::string, evoharness_value>> fields;
+};
+
+/// A read-only view of a workspace (owned by a Workspace or lent by an Agent). An agent's view
+/// is valid until the agent is stepped, run, given a new task or destroyed.
+class WorkspaceView {
+public:
+    explicit WorkspaceView(const evoharness_workspace* ws) noexcept : ws_(ws) {}
+
+    evoharness_workspace_info info() const {
+        evoharness_workspace_info i{};
+        detail::check(evoharness_workspace_get_info(ws_, &i));
+        return i;
+    }
+
+    std::vector<Fact> facts() const {
+        std::vector<Fact> out;
+        for (std::size_t i = 0, n = info().facts; i < n; i++) {
+            evoharness_fact f{};
+            detail::check(evoharness_workspace_fact(ws_, i, &f));
+            out.push_back(Fact{f.key, f.value, f.confidence, f.provenance, f.source, f.set_at,
+                               f.confirmed_at});
+        }
+        return out;
+    }
+
+    std::vector<evoharness_plan_step> plan() const {
+        std::vector<evoharness_plan_step> out;
+        for (std::size_t i = 0, n = info().plan_steps; i < n; i++) {
+            evoharness_plan_step s{};
+            detail::check(evoharness_workspace_plan_step(ws_, i, &s));
+            out.push_back(s);
+        }
+        return out;
+    }
+
+    std::vector<evoharness_lesson> lessons() const {
+        std::vector<evoharness_lesson> out;
+        for (std::size_t i = 0, n = info().lessons; i < n; i++) {
+            evoharness_lesson l{};
+            detail::check(evoharness_workspace_lesson(ws_, i, &l));
+            out.push_back(l);
+        }
+        return out;
+    }
+
+    /// The current event, if there is one.
+    std::optional<Event> event() const {
+        evoharness_event e{};
+        evoharness_status s = evoharness_workspace_event(ws_, &e);
+        if (s == EVOHARNESS_STATUS_NOT_FOUND) return std::nullopt;
+        detail::check(s);
+        Event out{e.kind, e.source, {}};
+        for (std::size_t i = 0; i < e.field_count; i++) {
+            out.fields.emplace_back(e.fields[i].key, e.fields[i].value);
+        }
+        return out;
+    }
+
+    /// The whole workspace as a versioned, checksummed snapshot.
+    Bytes snapshot() const {
+        Bytes buf(evoharness_workspace_snapshot_max_len(ws_));
+        std::size_t len = 0;
+        detail::check(evoharness_workspace_snapshot(ws_, buf.data(), buf.size(), &len));
+        buf.resize(len);
+        return buf;
+    }
+
+    const evoharness_workspace* get() const noexcept { return ws_; }
+
+private:
+    const evoharness_workspace* ws_;
+};
+
+/// The outcome of one encoded action.
+struct Outcome {
+    /// The outcome frame (with the action's sequence number).
+    Bytes frame;
+    /// Whether the action was applied (false: refused; the frame says why).
+    bool applied;
+};
+
+/// A workspace of its own, driven by encoded actions.
+class Workspace {
+public:
+    /// The defaults: the suite's capacities, a budget of 1000, the default costs.
+    static evoharness_workspace_config default_config() {
+        evoharness_workspace_config c{};
+        detail::check(evoharness_workspace_config_default(&c));
+        return c;
+    }
+
+    explicit Workspace(const evoharness_workspace_config& config = default_config()) {
+        evoharness_workspace* ws = nullptr;
+        detail::check(evoharness_workspace_new(&config, &ws));
+        ws_.reset(ws);
+    }
+
+    WorkspaceView view() const noexcept { return WorkspaceView(ws_.get()); }
+
+    Outcome apply(const Bytes& action) {
+        Outcome out{Bytes(EVOHARNESS_FRAME_MAX), false};
+        std::size_t len = 0;
+        detail::check(evoharness_workspace_apply(ws_.get(), action.data(), action.size(),
+                                                 out.frame.data(), out.frame.size(), &len,
+                                                 &out.applied));
+        out.frame.resize(len);
+        return out;
+    }
+
+    void observe(const Bytes& event) {
+        detail::check(evoharness_workspace_observe(ws_.get(), event.data(), event.size()));
+    }
+
+    void restore(const Bytes& snapshot) {
+        detail::check(evoharness_workspace_restore(ws_.get(), snapshot.data(), snapshot.size()));
+    }
+
+    void reset_task() { detail::check(evoharness_workspace_reset_task(ws_.get())); }
+
+    evoharness_workspace* get() noexcept { return ws_.get(); }
+
+private:
+    std::unique_ptr<evoharness_workspace, detail::Deleter<evoharness_workspace, evoharness_workspace_free>> ws_;
+};
+
+/// How to load a policy.
+struct PolicyOptions {
+    evoharness_backend backend = EVOHARNESS_BACKEND_AUTO;
+    /// The ONNX Runtime library; empty for the default lookup.
+    std::string ort_library;
+    evoharness_device device = EVOHARNESS_DEVICE_CPU;
+    std::int32_t device_id = 0;
+    /// 0 for the backend's default.
+    std::uint32_t threads = 0;
+    bool cpu_fallback = false;
+
+    evoharness_policy_options c() const {
+        evoharness_policy_options o{};
+        detail::check(evoharness_policy_options_default(&o));
+        o.backend = backend;
+        o.ort_library = ort_library.empty() ? nullptr : ort_library.c_str();
+        o.device = device;
+        o.device_id = device_id;
+        o.threads = threads;
+        o.cpu_fallback = cpu_fallback;
+        return o;
+    }
+};
+
+class Agent;
+
+/// A loaded, checked policy. Given to an Agent, which takes it over (std::move it in).
+class Policy {
+public:
+    static Policy load(const std::string& path, const PolicyOptions& options = {}) {
+        evoharness_policy_options o = options.c();
+        evoharness_policy* p = nullptr;
+        detail::check(evoharness_policy_load(path.c_str(), &o, &p));
+        return Policy(p);
+    }
+
+    static Policy load_from_memory(const Bytes& onnx, const PolicyOptions& options = {}) {
+        evoharness_policy_options o = options.c();
+        evoharness_policy* p = nullptr;
+        detail::check(evoharness_policy_load_from_memory(onnx.data(), onnx.size(), &o, &p));
+        return Policy(p);
+    }
+
+    evoharness_policy_abi abi() const {
+        evoharness_policy_abi a{};
+        detail::check(evoharness_policy_get_abi(p_.get(), &a));
+        return a;
+    }
+
+    /// The tool names the file declares (possibly none).
+    std::vector<std::string> tool_names() const {
+        std::vector<std::string> out;
+        for (std::size_t i = 0, n = abi().tool_names; i < n; i++) {
+            std::array<char, 256> buf{};
+            std::size_t len = 0;
+            detail::check(evoharness_policy_tool_name(p_.get(), i, buf.data(), buf.size(), &len));
+            out.emplace_back(buf.data(), len);
+        }
+        return out;
+    }
+
+    /// Whether this object still owns a policy (false after an Agent took it over).
+    explicit operator bool() const noexcept { return static_cast<bool>(p_); }
+
+private:
+    friend class Agent;
+    explicit Policy(evoharness_policy* p) noexcept : p_(p) {}
+    std::unique_ptr<evoharness_policy, detail::Deleter<evoharness_policy, evoharness_policy_free>> p_;
+};
+
+/// A resolved tool call, as a tool lambda receives it.
+struct ToolCall {
+    std::uint16_t tool;
+    std::string_view name;
+    std::vector<Value> args;
+};
+
+/// The result a tool lambda writes (valid during the call only).
+class ToolResult {
+public:
+    explicit ToolResult(evoharness_tool_result* r) noexcept : r_(r) {}
+
+    /// Makes the result an error event (the tool ran but failed at its job).
+    ToolResult& error() {
+        detail::check(evoharness_tool_result_set_kind(r_, EVOHARNESS_EVENT_KIND_ERROR));
+        return *this;
+    }
+    ToolResult& add_bool(std::string_view key, bool v) {
+        detail::check(evoharness_tool_result_add_bool(r_, detail::z(key).c_str(), v));
+        return *this;
+    }
+    ToolResult& add_int(std::string_view key, std::int64_t v) {
+        detail::check(evoharness_tool_result_add_int(r_, detail::z(key).c_str(), v));
+        return *this;
+    }
+    ToolResult& add_float(std::string_view key, double v) {
+        detail::check(evoharness_tool_result_add_float(r_, detail::z(key).c_str(), v));
+        return *this;
+    }
+    ToolResult& add_text(std::string_view key, std::string_view text) {
+        detail::check(evoharness_tool_result_add_text(r_, detail::z(key).c_str(),
+                                                      detail::z(text).c_str()));
+        return *this;
+    }
+    ToolResult& add_bytes(std::string_view key, const Bytes& b) {
+        detail::check(evoharness_tool_result_add_bytes(r_, detail::z(key).c_str(), b.data(), b.size()));
+        return *this;
+    }
+    /// Replaces the whole result with an encoded event frame.
+    ToolResult& set_frame(const Bytes& frame) {
+        detail::check(evoharness_tool_result_set_frame(r_, frame.data(), frame.size()));
+        return *this;
+    }
+
+private:
+    evoharness_tool_result* r_;
+};
+
+/// A tool: reads the call, writes the result; throws ToolFailure (or anything) to fail.
+using Tool = std::function<void(const ToolCall&, ToolResult&)>;
+/// A trace sink: one record per step.
+using Trace = std::function<void(const evoharness_trace_record&)>;
+
+/// The defaults: budget 1000, default costs, greedy, seed 0, no suite task.
+inline evoharness_agent_config agent_config() {
+    evoharness_agent_config c{};
+    detail::check(evoharness_agent_config_default(&c));
+    return c;
+}
+
+/// A suite task's config: its budget and costs, greedy, seed 0.
+inline evoharness_agent_config agent_config(evoharness_task task, std::uint32_t horizon,
+                                            std::uint64_t family) {
+    evoharness_agent_config c{};
+    detail::check(evoharness_agent_config_for_task(task, horizon, family, &c));
+    return c;
+}
+
+/// An agent: a policy driving its workspace, calling host tools (lambdas).
+class Agent {
+public:
+    /// Takes over `policy` (on success it is left empty; on failure it is untouched).
+    static Agent create(Policy&& policy, const evoharness_agent_config& config) {
+        Agent a;
+        evoharness_policy* p = policy.p_.get();
+        evoharness_agent* raw = nullptr;
+        detail::check(evoharness_agent_new(&p, &config, &raw));
+        policy.p_.release();
+        a.agent_.reset(raw);
+        return a;
+    }
+
+    /// Continues from a checkpoint file; takes over `policy` as create() does. Tools and the
+    /// trace are not in a checkpoint: register them again.
+    static Agent resume(Policy&& policy, const evoharness_agent_config& config,
+                        const std::string& path) {
+        Agent a;
+        evoharness_policy* p = policy.p_.get();
+        evoharness_agent* raw = nullptr;
+        detail::check(evoharness_agent_resume(&p, &config, path.c_str(), &raw));
+        policy.p_.release();
+        a.agent_.reset(raw);
+        return a;
+    }
+
+    /// Serves the tool named `name` with `tool`; an empty function removes the host's tool.
+    void register_tool(const std::string& name, Tool tool) {
+        if (!tool) {
+            detail::check(evoharness_agent_register_tool(agent_.get(), name.c_str(), nullptr, nullptr));
+            state_->tools.erase(name);
+            return;
+        }
+        auto owned = std::make_unique<Tool>(std::move(tool));
+        detail::check(evoharness_agent_register_tool(agent_.get(), name.c_str(), &Agent::call_tool,
+                                                     owned.get()));
+        state_->tools[name] = std::move(owned);
+    }
+
+    std::vector<std::string> tool_names() const {
+        std::vector<std::string> out;
+        for (std::size_t i = 0;; i++) {
+            std::array<char, 256> buf{};
+            std::size_t len = 0;
+            evoharness_status s =
+                evoharness_agent_tool_name(agent_.get(), i, buf.data(), buf.size(), &len);
+            if (s == EVOHARNESS_STATUS_NOT_FOUND) return out;
+            detail::check(s);
+            out.emplace_back(buf.data(), len);
+        }
+    }
+
+    /// Sends one record per step to `trace`; an empty function stops tracing.
+    void set_trace(Trace trace) {
+        if (!trace) {
+            detail::check(evoharness_agent_set_trace(agent_.get(), nullptr, nullptr));
+            state_->trace.reset();
+            return;
+        }
+        auto owned = std::make_unique<Trace>(std::move(trace));
+        detail::check(evoharness_agent_set_trace(agent_.get(), &Agent::call_trace, owned.get()));
+        state_->trace = std::move(owned);
+    }
+
+    void set_checkpoints(const std::string& path, std::uint64_t every_steps, bool on_commit) {
+        detail::check(evoharness_agent_set_checkpoints(agent_.get(), path.c_str(), every_steps, on_commit));
+    }
+    void stop_checkpoints() {
+        detail::check(evoharness_agent_set_checkpoints(agent_.get(), nullptr, 0, false));
+    }
+
+    void start_task(std::uint64_t seed) { detail::check(evoharness_agent_start_task(agent_.get(), seed)); }
+
+    /// One step; `taken` is false when the task had ended.
+    evoharness_step_report step() {
+        evoharness_step_report r{};
+        detail::check(evoharness_agent_step(agent_.get(), &r));
+        return r;
+    }
+
+    evoharness_summary run(std::uint64_t max_steps) {
+        evoharness_summary s{};
+        detail::check(evoharness_agent_run(agent_.get(), max_steps, &s));
+        return s;
+    }
+
+    /// How the suite task went so far; nullopt without a suite task.
+    std::optional<evoharness_task_stats> task_stats() const {
+        evoharness_task_stats t{};
+        evoharness_status s = evoharness_agent_task_stats(agent_.get(), &t);
+        if (s == EVOHARNESS_STATUS_NOT_FOUND) return std::nullopt;
+        detail::check(s);
+        return t;
+    }
+
+    void checkpoint(const std::string& path) const {
+        detail::check(evoharness_agent_checkpoint(agent_.get(), path.c_str()));
+    }
+
+    /// The agent's workspace (valid until the agent is stepped, run, restarted or destroyed).
+    WorkspaceView workspace() const {
+        const evoharness_workspace* ws = evoharness_agent_workspace(agent_.get());
+        if (ws == nullptr) detail::check(EVOHARNESS_STATUS_INVALID_ARGUMENT);
+        return WorkspaceView(ws);
+    }
+
+    evoharness_agent* get() noexcept { return agent_.get(); }
+
+private:
+    Agent() : state_(std::make_unique<State>()) {}
+
+    static std::int32_t call_tool(void* user_data, const evoharness_tool_call* call,
+                                  evoharness_tool_result* result) noexcept {
+        try {
+            ToolCall c{call->tool, call->name, {}};
+            for (std::size_t i = 0; i < call->arg_count; i++) c.args.push_back(to_value(call->args[i]));
+            ToolResult r(result);
+            (*static_cast<Tool*>(user_data))(c, r);
+            return 0;
+        } catch (const ToolFailure& f) {
+            return f.code == 0 ? 1 : f.code;
+        } catch (...) {
+            return 1;
+        }
+    }
+
+    static void call_trace(void* user_data, const evoharness_trace_record* record) noexcept {
+        try {
+            (*static_cast<Trace*>(user_data))(*record);
+        } catch (...) {
+        }
+    }
+
+    // The callbacks live on the heap, so their addresses (the C side's user_data) survive moves
+    // of the Agent. Declared before agent_, so the agent is freed first.
+    struct State {
+        std::map<std::string, std::unique_ptr<Tool>> tools;
+        std::unique_ptr<Trace> trace;
+    };
+    std::unique_ptr<State> state_;
+    std::unique_ptr<evoharness_agent, detail::Deleter<evoharness_agent, evoharness_agent_free>> agent_;
+};
+
+/// The suite's vectorised environment, for training.
+class VecEnv {
+public:
+    VecEnv(evoharness_task task, std::uint32_t horizon, std::size_t n, std::uint64_t family_start,
+           std::uint64_t family_count, std::uint64_t seed) {
+        evoharness_vec_env* v = nullptr;
+        detail::check(evoharness_vec_env_new(task, horizon, n, family_start, family_count, seed, &v));
+        v_.reset(v);
+    }
+
+    std::size_t size() const noexcept { return evoharness_vec_env_len(v_.get()); }
+    std::size_t obs_len() const noexcept { return evoharness_vec_env_obs_len(v_.get()); }
+    std::size_t actions() const noexcept { return evoharness_vec_env_actions(v_.get()); }
+
+    /// Fills `obs` and `mask` (resized to fit) with every environment's observation and mask.
+    void observe(std::vector<float>& obs, std::vector<std::uint8_t>& mask) const {
+        obs.resize(size() * obs_len());
+        mask.resize(size() * actions());
+        detail::check(evoharness_vec_env_observe(v_.get(), obs.data(), obs.size(), mask.data(), mask.size()));
+    }
+
+    /// Steps every environment with its template; fills the outputs (resized to fit).
+    void step(const std::vector<std::uint32_t>& actions, std::vector<float>& obs,
+              std::vector<std::uint8_t>& mask, std::vector<float>& reward,
+              std::vector<std::uint8_t>& done) {
+        obs.resize(size() * obs_len());
+        mask.resize(size() * this->actions());
+        reward.resize(size());
+        done.resize(size());
+        detail::check(evoharness_vec_env_step(v_.get(), actions.data(), actions.size(), obs.data(),
+                                              obs.size(), mask.data(), mask.size(), reward.data(),
+                                              reward.size(), done.data(), done.size()));
+    }
+
+    /// The stats of environment `i`'s last finished episode, if it finished one.
+    std::optional<evoharness_episode_stats> last_episode(std::size_t i) const {
+        evoharness_episode_stats st{};
+        evoharness_status s = evoharness_vec_env_last_episode(v_.get(), i, &st);
+        if (s == EVOHARNESS_STATUS_NOT_FOUND && i < size()) return std::nullopt;
+        detail::check(s);
+        return st;
+    }
+
+    std::uint64_t episodes(std::size_t i) const noexcept { return evoharness_vec_env_episodes(v_.get(), i); }
+
+private:
+    std::unique_ptr<evoharness_vec_env, detail::Deleter<evoharness_vec_env, evoharness_vec_env_free>> v_;
+};
+
+/// A log sink: level, the Rust module that logged, the message.
+using LogSink = std::function<void(evoharness_log_level, std::string_view, std::string_view)>;
+
+namespace detail {
+
+struct LogSlot {
+    std::mutex lock;
+    std::shared_ptr<LogSink> sink;
+};
+
+inline LogSlot& log_slot() {
+    static LogSlot slot;
+    return slot;
+}
+
+inline void call_log(void*, std::uint32_t level, const char* target, const char* message) noexcept {
+    try {
+        std::shared_ptr<LogSink> sink;
+        {
+            std::lock_guard<std::mutex> g(log_slot().lock);
+            sink = log_slot().sink;
+        }
+        if (sink && *sink) (*sink)(static_cast<evoharness_log_level>(level), target, message);
+    } catch (...) {
+    }
+}
+
+inline void set_log_sink(std::shared_ptr<LogSink> sink) {
+    std::lock_guard<std::mutex> g(log_slot().lock);
+    log_slot().sink = std::move(sink);
+}
+
+}  // namespace detail
+
+/// Sends the library's log records of `max_level` and more severe to `sink` (any thread, at
+/// once on several: it must be thread-safe); an empty `sink` stops them. Process-wide.
+inline void set_log_callback(LogSink sink, evoharness_log_level max_level = EVOHARNESS_LOG_LEVEL_INFO) {
+    if (!sink) {
+        detail::check(evoharness_set_log_callback(nullptr, nullptr, EVOHARNESS_LOG_LEVEL_OFF));
+        detail::set_log_sink(nullptr);
+        return;
+    }
+    detail::set_log_sink(std::make_shared<LogSink>(std::move(sink)));
+    detail::check(evoharness_set_log_callback(&detail::call_log, nullptr, max_level));
+}
+
+}  // namespace evoharness
+
+#endif  // EVOHARNESS_HPP

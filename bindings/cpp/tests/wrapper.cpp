@@ -1,0 +1,275 @@
+// Drives the C++ wrapper (evoharness.hpp): RAII and moves, exceptions with statuses, lambdas as
+// tools (including ones that throw), traces and log sinks, checkpoints, the workspace and the
+// vectorised environment. Built with -Wall -Wextra -Wpedantic -Werror and run plain, under
+// AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
+//
+//   wrapper FIXTURES_DIR WORK_DIR
+//
+// Exits 0 when every check passed; otherwise prints each failed check and exits 1.
+#include <evoharness.hpp>
+
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace eh = evoharness;
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        checks++;                                                                        \
+        if (!(cond)) {                                                                   \
+            failures++;                                                                  \
+            std::cerr << __FILE__ << ":" << __LINE__ << ": check failed: " #cond "\n";  \
+        }                                                                                \
+    } while (0)
+
+// The status of the evoharness::Error that `f` throws (EVOHARNESS_STATUS_OK if none).
+template <class F>
+static evoharness_status thrown(F&& f) {
+    try {
+        f();
+    } catch (const eh::Error& e) {
+        CHECK(std::strlen(e.what()) > 0);
+        return e.status();
+    }
+    return EVOHARNESS_STATUS_OK;
+}
+
+static std::string fixtures, work;
+static eh::PolicyOptions tract() {
+    eh::PolicyOptions o;
+    o.backend = EVOHARNESS_BACKEND_TRACT;
+    return o;
+}
+static eh::Policy load(const std::string& name) { return eh::Policy::load(fixtures + "/" + name, tract()); }
+
+static void test_errors_and_policies() {
+    CHECK(!eh::version().empty());
+    CHECK(thrown([] { load("truncated.onnx"); }) == EVOHARNESS_STATUS_POLICY);
+    CHECK(thrown([] { load("missing.onnx"); }) == EVOHARNESS_STATUS_IO);
+    try {
+        load("wrong_abi.onnx");
+        CHECK(false);
+    } catch (const eh::Error& e) {
+        CHECK(std::string(e.what()).find("generative-v1") != std::string::npos);
+    }
+
+    std::ifstream f(fixtures + "/mlp.onnx", std::ios::binary);
+    eh::Bytes bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    eh::Policy p = eh::Policy::load_from_memory(bytes, tract());
+    CHECK(p.abi().capacities.tools == 3);
+    CHECK((p.tool_names() == std::vector<std::string>{"copy", "wait", "verify"}));
+    CHECK(load("suite_mlp.onnx").tool_names().empty());
+}
+
+static void test_workspace() {
+    evoharness_workspace_config c = eh::Workspace::default_config();
+    c.capacities.tools = 3;
+    eh::Workspace ws(c);
+    CHECK(!ws.view().event().has_value());
+    // An error event from tool 2 with code = 429, and "track field 0" (core/PROTOCOL.md, 10).
+    ws.observe({0x01, 0x07, 0x02, 0x01, 0x02, 0x01, 0x04, 'c', 'o', 'd', 'e', 0x01, 0xda, 0x06});
+    eh::Outcome o = ws.apply({0x01, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x80, 0x3f});
+    CHECK(o.applied && (o.frame == eh::Bytes{0x01, 0x01, 0x01, 0x00, 0x01, 0x00, 0x00}));
+    CHECK(!ws.apply({0x01, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x80, 0x3f}).applied);
+    CHECK(thrown([&] { ws.apply({0x01}); }) == EVOHARNESS_STATUS_DECODE);
+    std::vector<eh::Fact> facts = ws.view().facts();
+    CHECK(facts.size() == 1 && facts[0].key == "code");
+    CHECK(std::get<std::int64_t>(eh::to_value(facts[0].value)) == 429 && eh::format(facts[0].value) == "429");
+    std::optional<eh::Event> e = ws.view().event();
+    CHECK(e && e->kind == EVOHARNESS_EVENT_KIND_ERROR && e->fields.size() == 1);
+    eh::Bytes snap = ws.view().snapshot();
+    ws.reset_task();
+    CHECK(ws.view().facts().empty() && ws.view().plan().empty() && ws.view().lessons().empty());
+    eh::Bytes bad = snap;
+    bad[bad.size() / 2] ^= 1;
+    CHECK(thrown([&] { ws.restore(bad); }) == EVOHARNESS_STATUS_SNAPSHOT);
+    ws.restore(snap);
+    CHECK(ws.view().snapshot() == snap);
+    c.capacities.facts = 0;
+    CHECK(thrown([&] { eh::Workspace w(c); }) == EVOHARNESS_STATUS_CONFIG);
+}
+
+static void test_agent() {
+    int warnings = 0;
+    eh::set_log_callback(
+        [&](evoharness_log_level level, std::string_view, std::string_view message) {
+            if (level == EVOHARNESS_LOG_LEVEL_WARN && message.find("no callback serves") != std::string_view::npos)
+                warnings++;
+        },
+        EVOHARNESS_LOG_LEVEL_WARN);
+
+    evoharness_agent_config config = eh::agent_config();
+    config.temperature = 1.0f;
+    config.seed = 3;
+    config.budget = 200;
+
+    // A failed create leaves the policy with us; a successful one takes it.
+    eh::Policy p = load("mlp.onnx");
+    evoharness_agent_config bad = config;
+    bad.temperature = -1.0f;
+    CHECK(thrown([&] { eh::Agent::create(std::move(p), bad); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(static_cast<bool>(p));
+    eh::Agent a = eh::Agent::create(std::move(p), config);
+    CHECK(!static_cast<bool>(p));
+    CHECK((a.tool_names() == std::vector<std::string>{"copy", "wait", "verify"}));
+    CHECK(!a.task_stats().has_value());
+
+    // Unserved tools: warnings through the log lambda (tasks until some world actions: a
+    // random policy may finish at any step).
+    std::uint64_t world = 0;
+    for (std::uint64_t seed = 20; seed < 60 && world < 10; seed++) {
+        a.start_task(seed);
+        world += a.run(30).world_actions;
+    }
+    CHECK(world >= 10 && warnings == static_cast<int>(world));
+    eh::set_log_callback(nullptr);
+
+    // Lambdas: one that throws ToolFailure{42}, one a std::runtime_error, one that answers.
+    int calls = 0;
+    a.register_tool("copy", [&](const eh::ToolCall& c, eh::ToolResult&) {
+        calls++;
+        CHECK(c.name == "copy" && c.tool == 0);
+        throw eh::ToolFailure{42};
+    });
+    a.register_tool("wait", [&](const eh::ToolCall&, eh::ToolResult&) {
+        calls++;
+        throw std::runtime_error("the host's wait broke");
+    });
+    a.register_tool("verify", [&](const eh::ToolCall&, eh::ToolResult& r) {
+        calls++;
+        r.error().add_text("error", "mismatch").add_bytes("digest", {0xde, 0xad}).add_float("x", 0.5);
+        CHECK(thrown([&] { r.add_text("key_that_is_far_too_long", "x"); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    });
+    int traced = 0;
+    a.set_trace([&](const evoharness_trace_record& r) {
+        traced++;
+        CHECK(r.json_len == std::strlen(r.json));
+    });
+    int seen_failure[3] = {0, 0, 0};
+    for (std::uint64_t seed = 5; seed < 60 && calls < 20; seed++) {
+        a.start_task(seed);
+        for (int i = 0; i < 150; i++) {
+            evoharness_step_report r = a.step();
+            if (!r.taken) break;
+            if (r.tool < 0) continue;
+            std::optional<eh::Event> e = a.workspace().event();
+            CHECK(e.has_value() && e->kind == EVOHARNESS_EVENT_KIND_ERROR && e->source == r.tool);
+            if (r.tool == 2) {
+                seen_failure[2]++;
+                CHECK(e->fields.size() == 3 && e->fields[0].first == "error");
+            } else {
+                // {error: "tool_failed", code: 42 or 1}
+                CHECK(e->fields.size() == 2 && eh::format(e->fields[0].second) == "\"tool_failed\"");
+                CHECK(std::get<std::int64_t>(eh::to_value(e->fields[1].second)) == (r.tool == 0 ? 42 : 1));
+                seen_failure[r.tool]++;
+            }
+        }
+    }
+    CHECK(calls == seen_failure[0] + seen_failure[1] + seen_failure[2] && calls >= 20);
+    CHECK(seen_failure[0] > 0 && seen_failure[1] > 0 && seen_failure[2] > 0);
+    CHECK(traced > 0);
+    a.set_trace(nullptr);
+
+    // A moved agent keeps its lambdas.
+    eh::Agent b = std::move(a);
+    int before = calls;
+    std::uint64_t moved_world = 0;
+    for (std::uint64_t seed = 60; seed < 100 && moved_world == 0; seed++) {
+        b.start_task(seed);
+        moved_world += b.run(100).world_actions;
+    }
+    CHECK(moved_world > 0 && calls == before + static_cast<int>(moved_world));
+    CHECK(thrown([&] { a.run(1); }) == EVOHARNESS_STATUS_NULL_ARGUMENT);
+
+    // Checkpoint and resume: the same steps after.
+    b.register_tool("copy", [](const eh::ToolCall&, eh::ToolResult& r) { r.add_bool("ok", true); });
+    b.register_tool("wait", nullptr);
+    uint64_t seed = 10;
+    for (; seed < 100; seed++) {
+        b.start_task(seed);
+        if (b.run(20).steps == 20 && b.run(0).finished < 0) break;
+    }
+    b.checkpoint(work + "/wrapper.ckpt");
+    std::vector<uint32_t> after;
+    for (int i = 0; i < 15; i++) {
+        evoharness_step_report r = b.step();
+        if (!r.taken) break;
+        after.push_back(r.template_index);
+    }
+    CHECK(thrown([&] { eh::Agent::resume(load("mlp.onnx"), config, work + "/missing.ckpt"); }) ==
+          EVOHARNESS_STATUS_IO);
+    eh::Agent c = eh::Agent::resume(load("mlp.onnx"), config, work + "/wrapper.ckpt");
+    c.register_tool("copy", [](const eh::ToolCall&, eh::ToolResult& r) { r.add_bool("ok", true); });
+    c.register_tool("verify", [](const eh::ToolCall&, eh::ToolResult& r) {
+        r.error().add_text("error", "mismatch").add_bytes("digest", {0xde, 0xad}).add_float("x", 0.5);
+    });
+    std::vector<uint32_t> resumed;
+    for (std::size_t i = 0; i < after.size() + 5; i++) {
+        evoharness_step_report r = c.step();
+        if (!r.taken) break;
+        resumed.push_back(r.template_index);
+    }
+    resumed.resize(std::min(resumed.size(), after.size()));
+    CHECK(!after.empty() && after == resumed);
+}
+
+static void test_suite_and_vec_env() {
+    eh::Agent a = eh::Agent::create(load("suite_mlp.onnx"), eh::agent_config(EVOHARNESS_TASK_RECORDS, 50, 2));
+    a.register_tool("merge", [](const eh::ToolCall&, eh::ToolResult& r) { r.add_int("merged", 0); });
+    a.run(1000000);
+    std::optional<evoharness_task_stats> st = a.task_stats();
+    CHECK(st && st->items == 20);
+    CHECK(thrown([] { eh::agent_config(EVOHARNESS_TASK_NONE, 50, 0); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+
+    eh::VecEnv v(EVOHARNESS_TASK_MIGRATION, 50, 2, 0, 1, 9);
+    CHECK(v.size() == 2 && v.obs_len() > 0 && v.actions() > 0);
+    CHECK(!v.last_episode(0).has_value());
+    CHECK(thrown([&] { v.last_episode(2); }) == EVOHARNESS_STATUS_NOT_FOUND);
+    std::vector<float> obs, reward;
+    std::vector<std::uint8_t> mask, done;
+    v.observe(obs, mask);
+    std::vector<std::uint32_t> actions(2);
+    for (int s = 0; s < 5000 && v.episodes(0) == 0; s++) {
+        for (std::size_t i = 0; i < 2; i++) {
+            for (std::size_t k = 0; k < v.actions(); k++) {
+                std::size_t t = (k + static_cast<std::size_t>(s) * 5) % v.actions();
+                if (mask[i * v.actions() + t]) {
+                    actions[i] = static_cast<std::uint32_t>(t);
+                    break;
+                }
+            }
+        }
+        v.step(actions, obs, mask, reward, done);
+    }
+    CHECK(v.episodes(0) > 0 && v.last_episode(0).has_value());
+    CHECK(thrown([&] { v.step({0}, obs, mask, reward, done); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(thrown([] { eh::VecEnv(EVOHARNESS_TASK_NONE, 50, 2, 0, 1, 9); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::cerr << "usage: " << argv[0] << " FIXTURES_DIR WORK_DIR\n";
+        return 2;
+    }
+    fixtures = argv[1];
+    work = argv[2];
+    try {
+        test_errors_and_policies();
+        test_workspace();
+        test_agent();
+        test_suite_and_vec_env();
+    } catch (const std::exception& e) {
+        std::cerr << "unexpected exception: " << e.what() << "\n";
+        failures++;
+    }
+    std::cout << checks << " checks, " << failures << " failed\n";
+    return failures == 0 ? 0 : 1;
+}
