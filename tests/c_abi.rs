@@ -1,0 +1,562 @@
+//! The C ABI as C and C++ programs use it: builds them with the system's C and C++ compilers
+//! (`CC` and `CXX`, else `cc` and `c++`) with `-Wall -Wextra -Wpedantic -Werror`, against the
+//! `libevoharness.a` and `libevoharness.so` that cargo built for this test, and runs them.
+//!
+//! - the header alone, as C11 and as C++17, included twice;
+//! - `bindings/c/tests/api.c`, which calls every exported function and its error paths (and a
+//!   check here that it names every function of the header);
+//! - `bindings/cpp/tests/wrapper.cpp`, the C++ wrapper;
+//! - the C and C++ examples, which must print the same run;
+//! - packaging: `bindings/c/install.sh`, then builds through both pkg-config files;
+//!
+//! and, ignored by default (`.ci/run` runs them with `--ignored`): the CMake config
+//! (needs cmake), every program under AddressSanitizer and UndefinedBehaviorSanitizer, and
+//! under valgrind memcheck with zero errors and zero leaks (needs valgrind). The few leaks that
+//! are not ours are suppressed by name, each for a stated reason, in `bindings/c/tests/`.
+//!
+//! Programs use the tract backend, the fixtures of `runtime/tests/fixtures`, and write their
+//! files under cargo's temporary directory for integration tests.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, OnceLock};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is inside the repository")
+        .to_path_buf()
+}
+
+fn fixtures() -> PathBuf {
+    repo().join("runtime/tests/fixtures")
+}
+
+/// Where the built programs and their files go.
+fn out_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_abi");
+    std::fs::create_dir_all(&d).expect("creating the output folder");
+    d
+}
+
+/// A fresh, empty folder for one run's files.
+fn work_dir(name: &str) -> PathBuf {
+    let d = out_dir().join(format!("work-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("creating a work folder");
+    d
+}
+
+/// The folder with `libevoharness.a` and `libevoharness.so`: cargo built them as this test's
+/// dependency, into the folder that holds the test binary.
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let dir = exe.parent().expect("a folder").to_path_buf();
+    for lib in ["libevoharness.a", "libevoharness.so"] {
+        assert!(
+            dir.join(lib).is_file(),
+            "{lib} is not in {}: cargo builds it there as a dependency of this test",
+            dir.display()
+        );
+    }
+    dir
+}
+
+/// The system libraries a static link needs, as the pkg-config and CMake files ship them.
+fn static_libs() -> Vec<String> {
+    std::fs::read_to_string(repo().join("bindings/c/static-libs.txt"))
+        .expect("bindings/c/static-libs.txt")
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
+const WARNINGS: [&str; 4] = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Lang {
+    C,
+    Cpp,
+}
+
+impl Lang {
+    fn compiler(self) -> String {
+        let (var, default) = match self {
+            Lang::C => ("CC", "cc"),
+            Lang::Cpp => ("CXX", "c++"),
+        };
+        std::env::var(var)
+            .ok()
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| default.to_string())
+    }
+
+    fn std(self) -> &'static str {
+        match self {
+            Lang::C => "-std=c11",
+            Lang::Cpp => "-std=c++17",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Link {
+    Static,
+    Shared,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Program {
+    Api,
+    Wrapper,
+    CExample,
+    CppExample,
+}
+
+impl Program {
+    fn source(self) -> (&'static str, Lang) {
+        match self {
+            Program::Api => ("bindings/c/tests/api.c", Lang::C),
+            Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp),
+            Program::CExample => ("examples/c/agent.c", Lang::C),
+            Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp),
+        }
+    }
+
+    /// Its arguments for a run whose files go to `work`.
+    fn args(self, work: &Path) -> Vec<String> {
+        let s = |p: &Path| p.display().to_string();
+        match self {
+            Program::Api => vec![
+                s(&fixtures()),
+                s(work),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ],
+            Program::Wrapper => vec![s(&fixtures()), s(work)],
+            Program::CExample | Program::CppExample => vec![
+                s(&fixtures().join("suite_mlp.onnx")),
+                s(&work.join("agent.ckpt")),
+                "tract".to_string(),
+            ],
+        }
+    }
+}
+
+fn check_output(what: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn run_command(what: &str, cmd: &mut Command) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
+    check_output(what, &out);
+    out
+}
+
+/// Compiles and links `source` into `exe`, with warnings as errors.
+fn compile(source: &Path, lang: Lang, link: Link, sanitize: bool, exe: &Path) {
+    let libs = lib_dir();
+    let mut cmd = Command::new(lang.compiler());
+    cmd.arg(lang.std())
+        .args(WARNINGS)
+        .arg("-g")
+        .arg("-I")
+        .arg(repo().join("bindings/c/include"))
+        .arg("-I")
+        .arg(repo().join("bindings/cpp/include"));
+    if sanitize {
+        cmd.args([
+            "-fsanitize=address,undefined",
+            "-fno-omit-frame-pointer",
+            "-fno-sanitize-recover=all",
+        ]);
+    }
+    cmd.arg(source).arg("-o").arg(exe);
+    match link {
+        Link::Static => {
+            // The Rust library's assembly kernels carry no stack note: say the stack is not
+            // executable, as the pkg-config and CMake files do.
+            cmd.arg(libs.join("libevoharness.a"))
+                .arg("-Wl,-z,noexecstack")
+                .args(static_libs());
+        }
+        Link::Shared => {
+            cmd.arg("-L")
+                .arg(&libs)
+                .arg("-levoharness")
+                .arg(format!("-Wl,-rpath,{}", libs.display()));
+        }
+    }
+    run_command(&format!("compiling {}", source.display()), &mut cmd);
+}
+
+/// The program built once per test binary for each variant (linking the debug library takes
+/// seconds).
+fn program(p: Program, link: Link, sanitize: bool) -> PathBuf {
+    type Key = (Program, Link, bool);
+    static BUILT: OnceLock<Mutex<std::collections::BTreeMap<Key, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(Default::default);
+    let key = (p, link, sanitize);
+    // Hold the lock while building: a second test asking for the same program waits for it.
+    let mut map = built.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(exe) = map.get(&key) {
+        return exe.clone();
+    }
+    let (source, lang) = p.source();
+    let exe = out_dir().join(format!(
+        "{p:?}-{link:?}{}",
+        if sanitize { "-asan" } else { "" }
+    ));
+    compile(&repo().join(source), lang, link, sanitize, &exe);
+    map.insert(key, exe.clone());
+    exe
+}
+
+/// Runs a program plainly, in a fresh work folder.
+fn run(p: Program, link: Link) -> String {
+    let exe = program(p, link, false);
+    let work = work_dir(&format!("{p:?}-{link:?}"));
+    let out = run_command(
+        &format!("{p:?}"),
+        Command::new(&exe).args(p.args(&work)).current_dir(&work),
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn the_header_compiles_alone_as_c11_and_cpp17_and_twice() {
+    let dir = out_dir();
+    for (lang, ext) in [(Lang::C, "c"), (Lang::Cpp, "cpp")] {
+        for (name, text) in [
+            ("alone", "#include \"evoharness.h\"\n"),
+            (
+                "twice",
+                "#include \"evoharness.h\"\n#include \"evoharness.h\"\nint f(void);\n",
+            ),
+        ] {
+            let src = dir.join(format!("header_{name}.{ext}"));
+            std::fs::write(&src, text).expect("writing a source file");
+            run_command(
+                &format!("the header {name} as {}", lang.std()),
+                Command::new(lang.compiler())
+                    .arg(lang.std())
+                    .args(WARNINGS)
+                    .arg("-fsyntax-only")
+                    .arg("-I")
+                    .arg(repo().join("bindings/c/include"))
+                    .arg(&src),
+            );
+        }
+    }
+    // The C++ wrapper alone too.
+    let src = dir.join("wrapper_alone.cpp");
+    std::fs::write(
+        &src,
+        "#include \"evoharness.hpp\"\n#include \"evoharness.hpp\"\n",
+    )
+    .expect("writing a source file");
+    run_command(
+        "the C++ wrapper alone",
+        Command::new(Lang::Cpp.compiler())
+            .arg(Lang::Cpp.std())
+            .args(WARNINGS)
+            .arg("-fsyntax-only")
+            .arg("-I")
+            .arg(repo().join("bindings/c/include"))
+            .arg("-I")
+            .arg(repo().join("bindings/cpp/include"))
+            .arg(&src),
+    );
+}
+
+/// The functions the header declares.
+fn header_functions() -> BTreeSet<String> {
+    let header = std::fs::read_to_string(repo().join("bindings/c/include/evoharness.h"))
+        .expect("the header");
+    header
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with("typedef") && !l.starts_with('#'))
+        .filter_map(|l| {
+            let open = l.find('(')?;
+            let name = l[..open].rsplit([' ', '*']).next()?;
+            name.starts_with("evoharness_").then(|| name.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_api_program_calls_every_function_of_the_header() {
+    let functions = header_functions();
+    assert!(functions.len() > 50, "{functions:?}");
+    let api = std::fs::read_to_string(repo().join("bindings/c/tests/api.c")).expect("api.c");
+    let missing: Vec<_> = functions
+        .iter()
+        .filter(|f| !api.contains(&format!("{f}(")))
+        .collect();
+    assert!(missing.is_empty(), "api.c never calls {missing:?}");
+}
+
+#[test]
+fn the_api_program_passes_every_check() {
+    let out = run(Program::Api, Link::Static);
+    assert!(out.trim_end().ends_with(" checks, 0 failed"), "{out}");
+}
+
+#[test]
+fn the_cpp_wrapper_program_passes_every_check() {
+    let out = run(Program::Wrapper, Link::Static);
+    assert!(out.trim_end().ends_with(" checks, 0 failed"), "{out}");
+}
+
+#[test]
+fn the_c_and_cpp_examples_run_a_suite_task_with_a_host_tool_alike() {
+    // The C example through the shared library, the C++ one through the static one.
+    let c = run(Program::CExample, Link::Shared);
+    let cpp = run(Program::CppExample, Link::Static);
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("checkpoint written to "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&c), strip(&cpp), "the two examples differ");
+    for line in [
+        "policy: structured-v1, 564 observation floats, 348 action templates, 8 tools, on tract",
+        "before the checkpoint: 30 steps",
+        "resumed from the checkpoint: 30 steps",
+        "at the end: ",
+        "task: ",
+    ] {
+        assert!(c.contains(line), "no `{line}` in:\n{c}");
+    }
+    // The host's tool was called, and its failures became events, not aborts.
+    let verify = c
+        .lines()
+        .find_map(|l| l.strip_prefix("host verify: "))
+        .unwrap_or_else(|| panic!("no host verify line in:\n{c}"));
+    let calls: u32 = verify
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a call count");
+    assert!(calls > 0, "{c}");
+}
+
+/// The pkg-config files of an install, used the way their comments say.
+#[test]
+fn an_install_links_through_pkg_config_shared_and_static() {
+    let prefix = out_dir().join("prefix");
+    let _ = std::fs::remove_dir_all(&prefix);
+    run_command(
+        "install.sh",
+        Command::new("bash")
+            .arg(repo().join("bindings/c/install.sh"))
+            .arg(&prefix)
+            .arg(lib_dir()),
+    );
+    for f in [
+        "include/evoharness.h",
+        "include/evoharness.hpp",
+        "lib/libevoharness.a",
+        "lib/libevoharness.so",
+        "lib/cmake/evoharness/evoharness-config.cmake",
+        "lib/cmake/evoharness/evoharness-config-version.cmake",
+    ] {
+        assert!(prefix.join(f).is_file(), "{f} is not installed");
+    }
+    let pc_dir = prefix.join("lib/pkgconfig");
+    for (package, lang, source) in [
+        ("evoharness", Lang::C, "examples/c/agent.c"),
+        ("evoharness-static", Lang::C, "examples/c/agent.c"),
+        ("evoharness-static", Lang::Cpp, "examples/cpp/agent.cpp"),
+    ] {
+        let flags = run_command(
+            &format!("pkg-config {package} (is pkg-config installed?)"),
+            Command::new("pkg-config")
+                .env("PKG_CONFIG_PATH", &pc_dir)
+                .args(["--cflags", "--libs", package]),
+        );
+        let flags = String::from_utf8(flags.stdout).expect("UTF-8 flags");
+        let version = run_command(
+            "pkg-config --modversion",
+            Command::new("pkg-config")
+                .env("PKG_CONFIG_PATH", &pc_dir)
+                .args(["--modversion", package]),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&version.stdout).trim(),
+            env!("CARGO_PKG_VERSION")
+        );
+        let exe = out_dir().join(format!("pc-{package}-{lang:?}"));
+        run_command(
+            &format!("building {source} with pkg-config {package}"),
+            Command::new(lang.compiler())
+                .arg(lang.std())
+                .args(WARNINGS)
+                .arg("-I")
+                .arg(prefix.join("include"))
+                .arg(repo().join(source))
+                .arg("-o")
+                .arg(&exe)
+                .args(flags.split_whitespace()),
+        );
+        let work = work_dir(&format!("pc-{package}-{lang:?}"));
+        let out = run_command(
+            &format!("{source} built with {package}"),
+            Command::new(&exe)
+                .args(Program::CExample.args(&work))
+                .current_dir(&work),
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("at the end: "));
+    }
+}
+
+/// The CMake config of an install: a consumer project that finds the package and builds the
+/// examples against each of its targets.
+#[test]
+#[ignore = "needs cmake; .ci/run installs it and runs this"]
+fn an_install_builds_through_the_cmake_config() {
+    let prefix = out_dir().join("prefix-cmake");
+    let _ = std::fs::remove_dir_all(&prefix);
+    run_command(
+        "install.sh",
+        Command::new("bash")
+            .arg(repo().join("bindings/c/install.sh"))
+            .arg(&prefix)
+            .arg(lib_dir()),
+    );
+    let project = out_dir().join("cmake-consumer");
+    let _ = std::fs::remove_dir_all(&project);
+    std::fs::create_dir_all(&project).expect("creating the project folder");
+    let examples = repo().join("examples");
+    std::fs::write(
+        project.join("CMakeLists.txt"),
+        format!(
+            r#"cmake_minimum_required(VERSION 3.16)
+project(consumer C CXX)
+set(CMAKE_C_STANDARD 11)
+set(CMAKE_CXX_STANDARD 17)
+find_package(evoharness 0.1 REQUIRED)
+add_compile_options(-Wall -Wextra -Wpedantic -Werror)
+add_executable(agent_shared "{examples}/c/agent.c")
+target_link_libraries(agent_shared PRIVATE evoharness::evoharness)
+add_executable(agent_static "{examples}/c/agent.c")
+target_link_libraries(agent_static PRIVATE evoharness::evoharness_static)
+add_executable(agent_cpp "{examples}/cpp/agent.cpp")
+target_link_libraries(agent_cpp PRIVATE evoharness::cpp)
+"#,
+            examples = examples.display()
+        ),
+    )
+    .expect("writing CMakeLists.txt");
+    let build = project.join("build");
+    run_command(
+        "cmake configure (is cmake installed?)",
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&project)
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display())),
+    );
+    run_command(
+        "cmake build",
+        Command::new("cmake").arg("--build").arg(&build),
+    );
+    for exe in ["agent_shared", "agent_static", "agent_cpp"] {
+        let work = work_dir(&format!("cmake-{exe}"));
+        let out = run_command(
+            exe,
+            Command::new(build.join(exe))
+                .args(Program::CExample.args(&work))
+                .current_dir(&work),
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("at the end: "));
+    }
+}
+
+const ALL: [(Program, Link); 4] = [
+    (Program::Api, Link::Static),
+    (Program::Wrapper, Link::Static),
+    (Program::CExample, Link::Shared),
+    (Program::CppExample, Link::Static),
+];
+
+#[test]
+#[ignore = "slow (sanitizer builds); .ci/run runs it"]
+fn every_program_is_clean_under_address_and_undefined_behaviour_sanitizers() {
+    let supp = repo().join("bindings/c/tests/lsan.supp");
+    for (p, link) in ALL {
+        let exe = program(p, link, true);
+        let work = work_dir(&format!("{p:?}-asan"));
+        let out = run_command(
+            &format!("{p:?} under ASan/UBSan"),
+            Command::new(&exe)
+                .args(p.args(&work))
+                .current_dir(&work)
+                // The Rust library has no frame pointers: the slow unwinder sees its frames
+                // (which the suppressions name).
+                .env(
+                    "ASAN_OPTIONS",
+                    "detect_leaks=1:fast_unwind_on_malloc=0:strict_string_checks=1:\
+                     detect_stack_use_after_return=1:check_initialization_order=1",
+                )
+                .env(
+                    "LSAN_OPTIONS",
+                    format!("suppressions={}:print_suppressions=0", supp.display()),
+                )
+                .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("runtime error:") && !stderr.contains("ERROR: AddressSanitizer"),
+            "{p:?}:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "slow (valgrind); .ci/run runs it"]
+fn every_program_has_zero_errors_and_zero_leaks_under_valgrind() {
+    let supp = repo().join("bindings/c/tests/valgrind.supp");
+    for (p, link) in ALL {
+        let exe = program(p, link, false);
+        let work = work_dir(&format!("{p:?}-valgrind"));
+        let out = run_command(
+            &format!("{p:?} under valgrind (is valgrind installed?)"),
+            Command::new("valgrind")
+                .args([
+                    "--tool=memcheck",
+                    "--leak-check=full",
+                    "--show-leak-kinds=definite,indirect,possible",
+                    "--errors-for-leak-kinds=definite,indirect,possible",
+                    "--track-origins=yes",
+                    "--num-callers=60",
+                    "--error-exitcode=99",
+                ])
+                .arg(format!("--suppressions={}", supp.display()))
+                .arg(&exe)
+                .args(p.args(&work))
+                .current_dir(&work),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("ERROR SUMMARY: 0 errors from 0 contexts"),
+            "{p:?}:\n{stderr}"
+        );
+        for kind in ["definitely lost", "indirectly lost", "possibly lost"] {
+            assert!(
+                !stderr.contains(kind) || stderr.contains(&format!("{kind}: 0 bytes in 0 blocks")),
+                "{p:?}: {kind}:\n{stderr}"
+            );
+        }
+    }
+}
