@@ -6,7 +6,8 @@
 //! - `bindings/c/tests/api.c`, which calls every exported function and its error paths (and a
 //!   check here that it names every function of the header);
 //! - `bindings/cpp/tests/wrapper.cpp`, the C++ wrapper;
-//! - the C and C++ examples, which must print the same run;
+//! - the C and C++ examples, which must print the same run, and the C tour of
+//!   `bindings/README.md` as it stands there;
 //! - packaging: `bindings/c/install.sh`, then builds through both pkg-config files;
 //!
 //! and, ignored by default (`.ci/run` runs them with `--ignored`): the CMake config
@@ -348,6 +349,47 @@ fn the_c_and_cpp_examples_run_a_suite_task_with_a_host_tool_alike() {
         .and_then(|n| n.parse().ok())
         .expect("a call count");
     assert!(calls > 0, "{c}");
+}
+
+/// The C tour in `bindings/README.md`, compiled and run as it stands there: a new user's first
+/// program (load a policy, register a tool, run, checkpoint, resume, run to the end).
+#[test]
+fn the_readme_tour_compiles_and_runs() {
+    let readme = std::fs::read_to_string(repo().join("bindings/README.md")).expect("the README");
+    let start = readme
+        .find("## A tour of the API\n\n```c\n")
+        .expect("the tour's C block");
+    let code = &readme[start..];
+    let code = &code[code.find("```c\n").expect("a C block") + 5..];
+    let code = &code[..code.find("```").expect("the end of the block")];
+    let src = out_dir().join("tour.c");
+    std::fs::write(&src, code).expect("writing tour.c");
+    let exe = out_dir().join("tour");
+    compile(&src, Lang::C, Link::Static, false, &exe);
+    // Its paths are relative to the repository root: give it one with just the policy.
+    let work = work_dir("tour");
+    let fixtures_dir = work.join("runtime/tests/fixtures");
+    std::fs::create_dir_all(&fixtures_dir).expect("creating the fixtures folder");
+    std::fs::copy(
+        fixtures().join("suite_mlp.onnx"),
+        fixtures_dir.join("suite_mlp.onnx"),
+    )
+    .expect("copying the policy");
+    let out = run_command(
+        "the README tour",
+        Command::new(&exe)
+            .current_dir(&work)
+            // The default backend without an ONNX Runtime library found: tract.
+            .env_remove("EVOHARNESS_ORT_LIB"),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.trim_end();
+    let (steps, rest) = line
+        .split_once(" steps, ")
+        .expect("`N steps, M verify calls`");
+    assert!(steps.parse::<u64>().is_ok_and(|n| n > 20), "{line}");
+    assert!(rest.ends_with(" verify calls"), "{line}");
+    assert!(work.join("agent.ckpt").is_file(), "no checkpoint written");
 }
 
 /// The pkg-config files of an install, used the way their comments say.

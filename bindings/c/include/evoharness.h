@@ -1872,9 +1872,11 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
 
 /**
  * The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
- * take a `const` workspace. Valid until the agent is stepped, run, given a new task, resumed
- * or freed; never free it, never change it. NULL (with the last error set) if `agent` is NULL
- * or this is called from inside one of the agent's callbacks.
+ * take a `const` workspace: each read shows the agent as it is then. The pointer is valid
+ * until the agent is freed; never free it, never change it, and never read it while the agent
+ * is being stepped (from another thread, or from the agent's own callbacks). NULL (with the
+ * last error set) if `agent` is NULL or this is called from inside one of the agent's
+ * callbacks.
  *
  * # Safety
  * `agent` is NULL or a live agent that no other thread uses.

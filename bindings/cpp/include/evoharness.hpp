@@ -130,7 +130,8 @@ struct Event {
 };
 
 /// A read-only view of a workspace (owned by a Workspace or lent by an Agent). An agent's view
-/// is valid until the agent is stepped, run, given a new task or destroyed.
+/// shows the agent as it is at each read, and is valid until the agent is destroyed; never read
+/// it while the agent is being stepped.
 class WorkspaceView {
 public:
     explicit WorkspaceView(const evoharness_workspace* ws) noexcept : ws_(ws) {}
@@ -490,7 +491,7 @@ public:
         detail::check(evoharness_agent_checkpoint(agent_.get(), path.c_str()));
     }
 
-    /// The agent's workspace (valid until the agent is stepped, run, restarted or destroyed).
+    /// The agent's workspace (valid until the agent is destroyed).
     WorkspaceView workspace() const {
         const evoharness_workspace* ws = evoharness_agent_workspace(agent_.get());
         if (ws == nullptr) detail::check(EVOHARNESS_STATUS_INVALID_ARGUMENT);
