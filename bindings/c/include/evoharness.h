@@ -490,8 +490,8 @@ typedef uint32_t evoharness_log_level;
  *
  * Thread safety: one thread at a time. An agent may move to another thread between calls if
  * its callbacks' `user_data` allow it. Its tool and trace callbacks run on the thread that
- * steps it, and must not call functions on that agent (they refuse with `INVALID_ARGUMENT`)
- * or on its workspace.
+ * steps it; the functions of that agent and of its lent workspace refuse calls from them
+ * (`INVALID_ARGUMENT`).
  */
 typedef struct evoharness_agent evoharness_agent;
 
@@ -538,10 +538,12 @@ typedef struct evoharness_vec_env evoharness_vec_env;
  * and the step budget.
  *
  * Made by `evoharness_workspace_new` (owned: free it with `evoharness_workspace_free`) or lent
- * by `evoharness_agent_workspace` (borrowed: never free it).
+ * by `evoharness_agent_workspace` (the agent's: read it, never change or free it; the
+ * functions that would are refused).
  *
  * Thread safety: one thread may change a workspace at a time; several threads may read one at
- * once (the `const` functions) while none changes it.
+ * once (the `const` functions) while none changes it. An agent's workspace is read through the
+ * agent: not while another thread steps that agent.
  */
 typedef struct evoharness_workspace evoharness_workspace;
 
@@ -1003,8 +1005,8 @@ typedef struct evoharness_tool_call {
  * written, and goes on. A tool never aborts the agent.
  *
  * The callback must return normally: it must not unwind (no C++ exception, no `longjmp`) out
- * of the call, and must not call any function on the agent that called it (those refuse with
- * `INVALID_ARGUMENT`) or on that agent's workspace.
+ * of the call. The functions of the agent that called it, and of that agent's lent workspace,
+ * refuse calls from it (`INVALID_ARGUMENT`).
  */
 typedef int32_t (*evoharness_tool_fn)(void *user_data,
                                       const struct evoharness_tool_call *call,
@@ -1302,8 +1304,9 @@ evoharness_status evoharness_workspace_new(const struct evoharness_workspace_con
                                            struct evoharness_workspace **out);
 
 /**
- * Frees a workspace made by `evoharness_workspace_new`. NULL is a no-op. Never pass one lent
- * by `evoharness_agent_workspace`. Do not use the pointer afterwards.
+ * Frees a workspace made by `evoharness_workspace_new`. NULL is a no-op; so is an agent's
+ * workspace (lent by `evoharness_agent_workspace`: free the agent; the last error says so). Do
+ * not use the pointer afterwards.
  *
  * # Safety
  * `ws` is NULL or a workspace from `evoharness_workspace_new`, not yet freed, that no other
@@ -1369,7 +1372,8 @@ evoharness_status evoharness_workspace_reset_task(struct evoharness_workspace *w
 
 /**
  * The size in bytes of a buffer that always holds this workspace's snapshot (it depends only
- * on the capacities). 0 if `ws` is NULL.
+ * on the capacities). 0 (with the last error set) if `ws` is NULL, or an agent's read from
+ * inside that agent's callbacks.
  *
  * # Safety
  * `ws` is NULL or a live workspace.
@@ -1872,11 +1876,11 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
 
 /**
  * The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
- * take a `const` workspace: each read shows the agent as it is then. The pointer is valid
- * until the agent is freed; never free it, never change it, and never read it while the agent
- * is being stepped (from another thread, or from the agent's own callbacks). NULL (with the
- * last error set) if `agent` is NULL or this is called from inside one of the agent's
- * callbacks.
+ * take a `const` workspace: each read shows the agent as it is then. The same pointer every
+ * time, valid until the agent is freed. It belongs to the agent: the functions that would
+ * change or free it refuse (`INVALID_ARGUMENT`, or a no-op for `evoharness_workspace_free`),
+ * and so do reads from inside the agent's own callbacks. Read it on the thread that uses the
+ * agent. NULL (with the last error set) if `agent` is NULL.
  *
  * # Safety
  * `agent` is NULL or a live agent that no other thread uses.

@@ -1,6 +1,6 @@
 //! Agents: a policy driving a workspace against host tools, optionally over a suite task.
 
-use std::cell::{Cell, UnsafeCell};
+use std::cell::{Cell, OnceCell, UnsafeCell};
 use std::ffi::{CString, c_char, c_void};
 use std::path::Path;
 
@@ -16,7 +16,7 @@ use crate::ffi::{self, Castable, Error, guard, guard_value};
 use crate::policy::evoharness_policy;
 use crate::status::evoharness_status;
 use crate::tool::evoharness_tool_fn;
-use crate::workspace::{evoharness_costs, evoharness_workspace, finished_flag};
+use crate::workspace::{WorkspaceHandle, evoharness_costs, evoharness_workspace, finished_flag};
 
 /// An agent: a policy driving its own workspace through a task, calling host tools (and, for a
 /// suite task, the suite's simulated world for the tools the host does not serve).
@@ -26,8 +26,8 @@ use crate::workspace::{evoharness_costs, evoharness_workspace, finished_flag};
 ///
 /// Thread safety: one thread at a time. An agent may move to another thread between calls if
 /// its callbacks' `user_data` allow it. Its tool and trace callbacks run on the thread that
-/// steps it, and must not call functions on that agent (they refuse with `INVALID_ARGUMENT`)
-/// or on its workspace.
+/// steps it; the functions of that agent and of its lent workspace refuse calls from them
+/// (`INVALID_ARGUMENT`).
 pub struct evoharness_agent {
     _private: [u8; 0],
 }
@@ -37,6 +37,8 @@ pub struct evoharness_agent {
 pub(crate) struct AgentHandle {
     busy: Cell<bool>,
     agent: UnsafeCell<Agent<HostEnv>>,
+    /// The workspace handle `evoharness_agent_workspace` lends, made at its first call.
+    lent: OnceCell<Box<WorkspaceHandle>>,
 }
 
 impl Castable for evoharness_agent {
@@ -283,7 +285,22 @@ fn handle(agent: Agent<HostEnv>) -> AgentHandle {
     AgentHandle {
         busy: Cell::new(false),
         agent: UnsafeCell::new(agent),
+        lent: OnceCell::new(),
     }
+}
+
+/// Reads the agent's workspace, as a lent workspace handle does: refused while the agent is in
+/// use (from inside its callbacks).
+///
+/// # Safety
+/// `agent` is NULL or a live agent that no other thread uses.
+pub(crate) unsafe fn with_workspace<R>(
+    agent: *const evoharness_agent,
+    f: impl FnOnce(&HeapWorkspace) -> ffi::Result<R>,
+) -> ffi::Result<R> {
+    // SAFETY: the caller's contract.
+    let mut e = unsafe { enter(agent) }?;
+    f(e.agent().workspace())
 }
 
 /// Makes an agent that runs `*policy` and starts its first task with `config->seed`.
@@ -944,11 +961,11 @@ pub unsafe extern "C" fn evoharness_agent_checkpoint(
 }
 
 /// The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
-/// take a `const` workspace: each read shows the agent as it is then. The pointer is valid
-/// until the agent is freed; never free it, never change it, and never read it while the agent
-/// is being stepped (from another thread, or from the agent's own callbacks). NULL (with the
-/// last error set) if `agent` is NULL or this is called from inside one of the agent's
-/// callbacks.
+/// take a `const` workspace: each read shows the agent as it is then. The same pointer every
+/// time, valid until the agent is freed. It belongs to the agent: the functions that would
+/// change or free it refuse (`INVALID_ARGUMENT`, or a no-op for `evoharness_workspace_free`),
+/// and so do reads from inside the agent's own callbacks. Read it on the thread that uses the
+/// agent. NULL (with the last error set) if `agent` is NULL.
 ///
 /// # Safety
 /// `agent` is NULL or a live agent that no other thread uses.
@@ -957,9 +974,15 @@ pub unsafe extern "C" fn evoharness_agent_workspace(
     agent: *const evoharness_agent,
 ) -> *const evoharness_workspace {
     guard_value(std::ptr::null(), || {
-        // SAFETY: the caller's contract.
-        match unsafe { enter(agent) } {
-            Ok(mut e) => std::ptr::from_ref(e.agent().workspace()).cast(),
+        // SAFETY: the caller's contract; only `lent`, a `OnceCell`, is used through this shared
+        // reference.
+        match unsafe { ffi::try_ref(agent, "agent") } {
+            Ok(h) => {
+                let lent = h
+                    .lent
+                    .get_or_init(|| Box::new(WorkspaceHandle::Lent(agent)));
+                std::ptr::from_ref::<WorkspaceHandle>(lent).cast()
+            }
             Err(err) => {
                 ffi::set_last_error(&err.message);
                 std::ptr::null()

@@ -71,8 +71,8 @@ impl Castable for evoharness_tool_result {
 /// written, and goes on. A tool never aborts the agent.
 ///
 /// The callback must return normally: it must not unwind (no C++ exception, no `longjmp`) out
-/// of the call, and must not call any function on the agent that called it (those refuse with
-/// `INVALID_ARGUMENT`) or on that agent's workspace.
+/// of the call. The functions of the agent that called it, and of that agent's lent workspace,
+/// refuse calls from it (`INVALID_ARGUMENT`).
 pub type evoharness_tool_fn = Option<
     unsafe extern "C" fn(
         user_data: *mut c_void,

@@ -14,16 +14,63 @@ use crate::value::{EVOHARNESS_FRAME_MAX, EVOHARNESS_KEY_SIZE, evoharness_event, 
 /// and the step budget.
 ///
 /// Made by `evoharness_workspace_new` (owned: free it with `evoharness_workspace_free`) or lent
-/// by `evoharness_agent_workspace` (borrowed: never free it).
+/// by `evoharness_agent_workspace` (the agent's: read it, never change or free it; the
+/// functions that would are refused).
 ///
 /// Thread safety: one thread may change a workspace at a time; several threads may read one at
-/// once (the `const` functions) while none changes it.
+/// once (the `const` functions) while none changes it. An agent's workspace is read through the
+/// agent: not while another thread steps that agent.
 pub struct evoharness_workspace {
     _private: [u8; 0],
 }
 
+/// What a workspace handle stands for.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "handles always live in a box; a lent one (one per agent) may waste 700 bytes"
+)]
+pub(crate) enum WorkspaceHandle {
+    /// Made by `evoharness_workspace_new`, owned by C.
+    Owned(HeapWorkspace),
+    /// An agent's, lent by `evoharness_agent_workspace`: every read goes through the agent (so
+    /// that a read from inside the agent's callbacks is refused like any call into a busy
+    /// agent). It lives inside the agent's handle.
+    Lent(*const crate::agent::evoharness_agent),
+}
+
 impl Castable for evoharness_workspace {
-    type Rust = HeapWorkspace;
+    type Rust = WorkspaceHandle;
+}
+
+/// Reads the workspace behind a handle.
+///
+/// # Safety
+/// `ws` is NULL or a live workspace handle that no thread changes meanwhile.
+unsafe fn read<R>(
+    ws: *const evoharness_workspace,
+    f: impl FnOnce(&HeapWorkspace) -> ffi::Result<R>,
+) -> ffi::Result<R> {
+    // SAFETY: the caller's contract.
+    match unsafe { ffi::try_ref(ws, "ws") }? {
+        WorkspaceHandle::Owned(w) => f(w),
+        // SAFETY: a lent handle lives inside its agent's handle, so the agent is live.
+        WorkspaceHandle::Lent(agent) => unsafe { crate::agent::with_workspace(*agent, f) },
+    }
+}
+
+/// The workspace behind a handle, to change; refused for an agent's.
+///
+/// # Safety
+/// `ws` is NULL or a live workspace handle that nothing else uses for `'a`.
+unsafe fn write<'a>(ws: *mut evoharness_workspace) -> ffi::Result<&'a mut HeapWorkspace> {
+    // SAFETY: the caller's contract.
+    match unsafe { ffi::try_mut(ws, "ws") }? {
+        WorkspaceHandle::Owned(w) => Ok(w),
+        WorkspaceHandle::Lent(_) => Err(Error::invalid(
+            "this workspace is an agent's (evoharness_agent_workspace): it may be read, not \
+             changed",
+        )),
+    }
 }
 
 /// Table capacities and the tool count: what everything else (observation size, action
@@ -284,13 +331,14 @@ pub unsafe extern "C" fn evoharness_workspace_new(
             },
         )
         .map_err(|e| Error::new(evoharness_status::Config, format!("workspace: {e}")))?;
-        out.write(ffi::to_owned_ptr(ws));
+        out.write(ffi::to_owned_ptr(WorkspaceHandle::Owned(ws)));
         Ok(())
     })
 }
 
-/// Frees a workspace made by `evoharness_workspace_new`. NULL is a no-op. Never pass one lent
-/// by `evoharness_agent_workspace`. Do not use the pointer afterwards.
+/// Frees a workspace made by `evoharness_workspace_new`. NULL is a no-op; so is an agent's
+/// workspace (lent by `evoharness_agent_workspace`: free the agent; the last error says so). Do
+/// not use the pointer afterwards.
 ///
 /// # Safety
 /// `ws` is NULL or a workspace from `evoharness_workspace_new`, not yet freed, that no other
@@ -299,6 +347,13 @@ pub unsafe extern "C" fn evoharness_workspace_new(
 pub unsafe extern "C" fn evoharness_workspace_free(ws: *mut evoharness_workspace) {
     guard_value((), || {
         // SAFETY: the caller's contract.
+        if let Ok(WorkspaceHandle::Lent(_)) = unsafe { ffi::try_ref(ws.cast_const(), "ws") } {
+            ffi::set_last_error(
+                "evoharness_workspace_free: this workspace is an agent's; free the agent instead",
+            );
+            return;
+        }
+        // SAFETY: the caller's contract; an owned workspace (checked).
         unsafe { ffi::free_owned(ws) }
     })
 }
@@ -336,7 +391,7 @@ pub unsafe extern "C" fn evoharness_workspace_apply(
         // SAFETY: the caller's contract, argument by argument.
         let (ws, action, len_out, applied_out) = unsafe {
             (
-                ffi::try_mut(ws, "ws")?,
+                write(ws)?,
                 ffi::slice(action, action_len, "action")?,
                 ffi::out(outcome_len, "outcome_len")?,
                 ffi::out(applied, "applied")?,
@@ -407,12 +462,7 @@ pub unsafe extern "C" fn evoharness_workspace_observe(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, bytes) = unsafe {
-            (
-                ffi::try_mut(ws, "ws")?,
-                ffi::slice(event, event_len, "event")?,
-            )
-        };
+        let (ws, bytes) = unsafe { (write(ws)?, ffi::slice(event, event_len, "event")?) };
         let frame = Frame::decode(bytes)
             .map_err(|e| Error::new(evoharness_status::Decode, format!("event frame: {e}")))?;
         let Message::Event(e) = &frame.body else {
@@ -439,13 +489,14 @@ pub unsafe extern "C" fn evoharness_workspace_reset_task(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        unsafe { ffi::try_mut(ws, "ws") }?.reset_task();
+        unsafe { write(ws) }?.reset_task();
         Ok(())
     })
 }
 
 /// The size in bytes of a buffer that always holds this workspace's snapshot (it depends only
-/// on the capacities). 0 if `ws` is NULL.
+/// on the capacities). 0 (with the last error set) if `ws` is NULL, or an agent's read from
+/// inside that agent's callbacks.
 ///
 /// # Safety
 /// `ws` is NULL or a live workspace.
@@ -455,8 +506,15 @@ pub unsafe extern "C" fn evoharness_workspace_snapshot_max_len(
 ) -> usize {
     guard_value(0, || {
         // SAFETY: the caller's contract.
-        unsafe { ffi::try_ref(ws, "ws") }
-            .map_or(0, |ws| evoharness_core::snapshot::max_len(ws.capacities()))
+        unsafe {
+            read(ws, |w| {
+                Ok(evoharness_core::snapshot::max_len(w.capacities()))
+            })
+        }
+        .unwrap_or_else(|e| {
+            ffi::set_last_error(&e.message);
+            0
+        })
     })
 }
 
@@ -478,15 +536,22 @@ pub unsafe extern "C" fn evoharness_workspace_snapshot(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, len_out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out_len, "out_len")?) };
+        let len_out = unsafe { ffi::out(out_len, "out_len") }?;
         if buf.is_null() {
             return Err(Error::new(evoharness_status::NullArgument, "`buf` is NULL"));
         }
-        let mut tmp = vec![0; evoharness_core::snapshot::max_len(ws.capacities())];
-        let n = ws
-            .snapshot(&mut tmp)
-            .map_err(|e| Error::new(evoharness_status::Snapshot, e.to_string()))?
-            .len();
+        let snapshot = |ws: &HeapWorkspace| {
+            let mut tmp = vec![0; evoharness_core::snapshot::max_len(ws.capacities())];
+            let n = ws
+                .snapshot(&mut tmp)
+                .map_err(|e| Error::new(evoharness_status::Snapshot, e.to_string()))?
+                .len();
+            tmp.truncate(n);
+            Ok(tmp)
+        };
+        // SAFETY: the caller's contract.
+        let tmp = unsafe { read(ws, snapshot) }?;
+        let n = tmp.len();
         if cap < n {
             return Err(Error::new(
                 evoharness_status::BufferTooSmall,
@@ -518,7 +583,7 @@ pub unsafe extern "C" fn evoharness_workspace_restore(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, bytes) = unsafe { (ffi::try_mut(ws, "ws")?, ffi::slice(bytes, len, "bytes")?) };
+        let (ws, bytes) = unsafe { (write(ws)?, ffi::slice(bytes, len, "bytes")?) };
         ws.restore(bytes)
             .map_err(|e| Error::new(evoharness_status::Snapshot, format!("restore: {e}")))
     })
@@ -538,8 +603,9 @@ pub unsafe extern "C" fn evoharness_workspace_get_info(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out, "out")?) };
-        out.write(info(ws));
+        let out = unsafe { ffi::out(out, "out") }?;
+        // SAFETY: the caller's contract.
+        out.write(unsafe { read(ws, |ws| Ok(info(ws))) }?);
         Ok(())
     })
 }
@@ -588,25 +654,29 @@ pub unsafe extern "C" fn evoharness_workspace_fact(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out, "out")?) };
-        let facts = ws.belief().facts();
-        let f = facts
-            .get(index)
-            .ok_or_else(|| past_end("fact", index, facts.len()))?;
-        out.write(evoharness_fact {
-            key: ffi::fixed_str(&f.key),
-            value: evoharness_value::from_value(&f.value),
-            confidence: f.confidence,
-            provenance: match f.provenance {
-                evoharness_core::Provenance::Literal => evoharness_provenance::Literal,
-                evoharness_core::Provenance::Event => evoharness_provenance::Event,
-                evoharness_core::Provenance::Belief => evoharness_provenance::Belief,
-                evoharness_core::Provenance::Action => evoharness_provenance::Action,
-            },
-            source: f.source,
-            set_at: f.set_at,
-            confirmed_at: f.confirmed_at,
-        });
+        let out = unsafe { ffi::out(out, "out") }?;
+        let get = |ws: &HeapWorkspace| {
+            let facts = ws.belief().facts();
+            let f = facts
+                .get(index)
+                .ok_or_else(|| past_end("fact", index, facts.len()))?;
+            Ok(evoharness_fact {
+                key: ffi::fixed_str(&f.key),
+                value: evoharness_value::from_value(&f.value),
+                confidence: f.confidence,
+                provenance: match f.provenance {
+                    evoharness_core::Provenance::Literal => evoharness_provenance::Literal,
+                    evoharness_core::Provenance::Event => evoharness_provenance::Event,
+                    evoharness_core::Provenance::Belief => evoharness_provenance::Belief,
+                    evoharness_core::Provenance::Action => evoharness_provenance::Action,
+                },
+                source: f.source,
+                set_at: f.set_at,
+                confirmed_at: f.confirmed_at,
+            })
+        };
+        // SAFETY: the caller's contract.
+        out.write(unsafe { read(ws, get) }?);
         Ok(())
     })
 }
@@ -625,37 +695,41 @@ pub unsafe extern "C" fn evoharness_workspace_plan_step(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out, "out")?) };
-        let steps = ws.progress().steps();
-        let s = steps
-            .get(index)
-            .ok_or_else(|| past_end("plan step", index, steps.len()))?;
-        let opt = |v: &Option<evoharness_core::Value>| {
-            let none = evoharness_core::Value::Bool(false);
-            (
-                v.is_some(),
-                evoharness_value::from_value(v.as_ref().unwrap_or(&none)),
-            )
+        let out = unsafe { ffi::out(out, "out") }?;
+        let get = |ws: &HeapWorkspace| {
+            let steps = ws.progress().steps();
+            let s = steps
+                .get(index)
+                .ok_or_else(|| past_end("plan step", index, steps.len()))?;
+            let opt = |v: &Option<evoharness_core::Value>| {
+                let none = evoharness_core::Value::Bool(false);
+                (
+                    v.is_some(),
+                    evoharness_value::from_value(v.as_ref().unwrap_or(&none)),
+                )
+            };
+            let (has_cursor, cursor) = opt(&s.cursor);
+            let (has_last_error, last_error) = opt(&s.last_error);
+            Ok(evoharness_plan_step {
+                label: evoharness_value::from_value(&s.label),
+                status: match s.status {
+                    Status::Pending => evoharness_step_status::Pending,
+                    Status::Active => evoharness_step_status::Active,
+                    Status::Done => evoharness_step_status::Done,
+                    Status::Failed => evoharness_step_status::Failed,
+                    Status::Blocked => evoharness_step_status::Blocked,
+                    Status::Skipped => evoharness_step_status::Skipped,
+                },
+                attempts: s.attempts,
+                has_cursor,
+                cursor,
+                has_last_error,
+                last_error,
+                updated_at: s.updated_at,
+            })
         };
-        let (has_cursor, cursor) = opt(&s.cursor);
-        let (has_last_error, last_error) = opt(&s.last_error);
-        out.write(evoharness_plan_step {
-            label: evoharness_value::from_value(&s.label),
-            status: match s.status {
-                Status::Pending => evoharness_step_status::Pending,
-                Status::Active => evoharness_step_status::Active,
-                Status::Done => evoharness_step_status::Done,
-                Status::Failed => evoharness_step_status::Failed,
-                Status::Blocked => evoharness_step_status::Blocked,
-                Status::Skipped => evoharness_step_status::Skipped,
-            },
-            attempts: s.attempts,
-            has_cursor,
-            cursor,
-            has_last_error,
-            last_error,
-            updated_at: s.updated_at,
-        });
+        // SAFETY: the caller's contract.
+        out.write(unsafe { read(ws, get) }?);
         Ok(())
     })
 }
@@ -674,21 +748,25 @@ pub unsafe extern "C" fn evoharness_workspace_lesson(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out, "out")?) };
-        let lessons = ws.experience().lessons();
-        let l = lessons
-            .get(index)
-            .ok_or_else(|| past_end("lesson", index, lessons.len()))?;
-        out.write(evoharness_lesson {
-            trigger: evoharness_value::from_value(&l.trigger),
-            remedy: evoharness_value::from_value(&l.remedy),
-            helpful: l.helpful,
-            harmful: l.harmful,
-            uses: l.uses,
-            noted: l.noted,
-            last_use: l.last_use,
-            recalled: l.recalled,
-        });
+        let out = unsafe { ffi::out(out, "out") }?;
+        let get = |ws: &HeapWorkspace| {
+            let lessons = ws.experience().lessons();
+            let l = lessons
+                .get(index)
+                .ok_or_else(|| past_end("lesson", index, lessons.len()))?;
+            Ok(evoharness_lesson {
+                trigger: evoharness_value::from_value(&l.trigger),
+                remedy: evoharness_value::from_value(&l.remedy),
+                helpful: l.helpful,
+                harmful: l.harmful,
+                uses: l.uses,
+                noted: l.noted,
+                last_use: l.last_use,
+                recalled: l.recalled,
+            })
+        };
+        // SAFETY: the caller's contract.
+        out.write(unsafe { read(ws, get) }?);
         Ok(())
     })
 }
@@ -707,11 +785,15 @@ pub unsafe extern "C" fn evoharness_workspace_event(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (ws, out) = unsafe { (ffi::try_ref(ws, "ws")?, ffi::out(out, "out")?) };
-        let e = ws
-            .event()
-            .ok_or_else(|| Error::not_found("the workspace has no current event"))?;
-        out.write(evoharness_event::from_core(e));
+        let out = unsafe { ffi::out(out, "out") }?;
+        let get = |ws: &HeapWorkspace| {
+            let e = ws
+                .event()
+                .ok_or_else(|| Error::not_found("the workspace has no current event"))?;
+            Ok(evoharness_event::from_core(e))
+        };
+        // SAFETY: the caller's contract.
+        out.write(unsafe { read(ws, get) }?);
         Ok(())
     })
 }

@@ -526,7 +526,15 @@ static int32_t tool_checks(void *user_data, const struct evoharness_tool_call *c
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_set_trace(h->agent, NULL, NULL));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_agent_checkpoint(h->agent, work_file("never.ckpt")));
-    CHECK(evoharness_agent_workspace(h->agent) == NULL);
+    /* The agent's workspace may be lent here, but not read while the agent steps. */
+    const struct evoharness_workspace *ws = evoharness_agent_workspace(h->agent);
+    CHECK(ws != NULL);
+    struct evoharness_workspace_info info;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_get_info(ws, &info));
+    CHECK(error_mentions("one of its own callbacks"));
+    struct evoharness_fact fact;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_fact(ws, 0, &fact));
+    CHECK(evoharness_workspace_snapshot_max_len(ws) == 0);
     evoharness_agent_free(h->agent); /* refused: the agent is in use */
     CHECK(error_mentions("evoharness_agent_free"));
 
@@ -693,14 +701,32 @@ static void test_agent(void) {
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_run(NULL, 1, &s));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_run(a, 1, NULL));
 
-    /* The lent workspace reads like any other. */
+    /* The lent workspace reads like any other, and is always the same; it cannot be changed
+     * or freed through the handle (the casts below are what the const forbids). */
     const struct evoharness_workspace *ws = evoharness_agent_workspace(a);
-    CHECK(ws != NULL && evoharness_agent_workspace(NULL) == NULL);
+    CHECK(ws != NULL && ws == evoharness_agent_workspace(a));
+    CHECK(evoharness_agent_workspace(NULL) == NULL);
     struct evoharness_workspace_info info;
     OK(evoharness_workspace_get_info(ws, &info));
     CHECK(info.capacities.tools == 3 && info.budget == 300 && info.spent > 0);
     struct evoharness_event ev;
     OK(evoharness_workspace_event(ws, &ev));
+    CHECK(evoharness_workspace_snapshot_max_len(ws) > 0);
+    struct evoharness_workspace *lent = (struct evoharness_workspace *)(uintptr_t)ws;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_reset_task(lent));
+    CHECK(error_mentions("may be read, not changed"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_workspace_observe(lent, EVENT_429, sizeof EVENT_429));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_restore(lent, NULL, 0));
+    uint8_t frame[EVOHARNESS_FRAME_MAX];
+    size_t frame_len;
+    bool applied;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_workspace_apply(lent, FINISH, sizeof FINISH, frame, sizeof frame,
+                                      &frame_len, &applied));
+    evoharness_workspace_free(lent); /* refused: it is the agent's */
+    CHECK(error_mentions("free the agent instead"));
+    OK(evoharness_workspace_get_info(ws, &info));
 
     /* Checkpoint, go on; resume from the checkpoint and go on the same way. */
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_checkpoint(NULL, work_file("a.ckpt")));

@@ -130,8 +130,8 @@ struct Event {
 };
 
 /// A read-only view of a workspace (owned by a Workspace or lent by an Agent). An agent's view
-/// shows the agent as it is at each read, and is valid until the agent is destroyed; never read
-/// it while the agent is being stepped.
+/// shows the agent as it is at each read and is valid until the agent is destroyed; reading it
+/// from the agent's own tool or trace lambdas throws (the agent is busy).
 class WorkspaceView {
 public:
     explicit WorkspaceView(const evoharness_workspace* ws) noexcept : ws_(ws) {}
