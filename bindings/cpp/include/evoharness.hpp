@@ -494,7 +494,7 @@ public:
     /// The agent's workspace (valid until the agent is destroyed).
     WorkspaceView workspace() const {
         const evoharness_workspace* ws = evoharness_agent_workspace(agent_.get());
-        if (ws == nullptr) detail::check(EVOHARNESS_STATUS_INVALID_ARGUMENT);
+        if (ws == nullptr) detail::check(EVOHARNESS_STATUS_NULL_ARGUMENT);  // a moved-from Agent
         return WorkspaceView(ws);
     }
 
