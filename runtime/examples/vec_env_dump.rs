@@ -74,11 +74,9 @@ fn main() {
         v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
             .unwrap();
         dump(&obs, &mask, &rew, &done);
-        for i in 0..n {
-            if done[i] == 1 {
-                let e = v.last_episode(i).unwrap();
-                writeln!(eps, "{}", serde_json::to_string(e).unwrap()).unwrap();
-            }
+        for (i, _) in done.iter().enumerate().filter(|(_, d)| **d == 1) {
+            let e = v.last_episode(i).unwrap();
+            writeln!(eps, "{}", serde_json::to_string(e).unwrap()).unwrap();
         }
     }
 }

@@ -441,6 +441,32 @@ typedef uint32_t evoharness_task;
 #endif // __cplusplus
 
 /**
+ * A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
+ */
+enum evoharness_teacher
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The lean harness: sees only what a policy sees (the workspace and the current event),
+     * so a policy can imitate it exactly.
+     */
+    EVOHARNESS_TEACHER_LEAN = 1,
+    /**
+     * The oracle: reads the world's hidden state; an upper bound, not fully imitable.
+     */
+    EVOHARNESS_TEACHER_ORACLE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum evoharness_teacher evoharness_teacher;
+#else
+typedef uint32_t evoharness_teacher;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How severe a log record is (the `log` crate's levels).
  */
 enum evoharness_log_level
@@ -2008,6 +2034,78 @@ evoharness_status evoharness_vec_env_last_episode(const struct evoharness_vec_en
  * `env` is NULL or a live environment.
  */
 uint64_t evoharness_vec_env_episodes(const struct evoharness_vec_env *env, size_t index);
+
+/**
+ * Like `evoharness_vec_env_new`, in groups of `group` environments (`group` at least 1 and
+ * dividing `n`) that run the same organisation and the same sequence of seeds: environment
+ * `i` is in group `g = i / group`, runs organisation `family_start + g % family_count` and,
+ * for its `k`-th episode, seed `seed + g + k·(n / group)`. With `group` 1 this is exactly
+ * `evoharness_vec_env_new`. On success `*out` is a new environment that the caller owns
+ * (free it with `evoharness_vec_env_free`).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of range; `CONFIG` for
+ * `n` or `family_count` of 0, a `group` that does not divide `n`, or a family range that
+ * overflows.
+ *
+ * # Safety
+ * `out` points at a writable pointer.
+ */
+evoharness_status evoharness_vec_env_new_grouped(uint32_t task,
+                                                 uint32_t horizon,
+                                                 size_t n,
+                                                 size_t group,
+                                                 uint64_t family_start,
+                                                 uint64_t family_count,
+                                                 uint64_t seed,
+                                                 struct evoharness_vec_env **out);
+
+/**
+ * Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
+ * `evoharness_teacher`) would choose now in every environment, in the state its last
+ * observation shows: labels for imitation learning, such as DAgger's on the states a learning
+ * policy visits. The choices are legal (their mask bytes are 1).
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown teacher or an
+ * array of the wrong length.
+ *
+ * # Safety
+ * `env` is a live environment that no thread changes meanwhile; `out` points at `out_len`
+ * writable `uint32_t`s.
+ */
+evoharness_status evoharness_vec_env_teacher_actions(const struct evoharness_vec_env *env,
+                                                     uint32_t teacher,
+                                                     uint32_t *out,
+                                                     size_t out_len);
+
+/**
+ * The capacities of the task suite's workspaces (what a policy for the suite is made for).
+ * Writes nothing if `out` is NULL.
+ *
+ * # Safety
+ * `out` is NULL or points at a writable struct.
+ */
+void evoharness_suite_capacities(struct evoharness_capacities *out);
+
+/**
+ * Writes the structured-v1 layout for these capacities as JSON (UTF-8 with a NUL) into
+ * `buf` (`cap` bytes) and its length without the NUL into `*out_len`: `abi`,
+ * `layout_version`, the capacities, `obs_len`, `actions`, `segments` (name, offset, rows,
+ * width, features) and `templates` (each template's `[verb, tool]`, tool -1 for a template
+ * that calls none). About 6 KB for the suite's capacities.
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `CONFIG` for capacities out of range;
+ * `BUFFER_TOO_SMALL` if `cap` is not more than the length.
+ *
+ * # Safety
+ * `buf` points at `cap` writable bytes; `out_len` at a writable `size_t`.
+ */
+evoharness_status evoharness_layout_json(uint16_t facts,
+                                         uint16_t steps,
+                                         uint16_t lessons,
+                                         uint16_t tools,
+                                         char *buf,
+                                         size_t cap,
+                                         size_t *out_len);
 
 /**
  * Sends the library's log records (the Rust `log` facade) of `max_level` (an

@@ -57,6 +57,8 @@ mod env;
 pub mod agent;
 // Training environments.
 pub mod vec_env;
+// What training in another language needs besides them.
+pub mod training;
 // Logging.
 pub mod logging;
 
@@ -65,6 +67,7 @@ pub use logging::*;
 pub use policy::*;
 pub use status::*;
 pub use tool::*;
+pub use training::*;
 pub use value::*;
 pub use vec_env::*;
 pub use workspace::*;

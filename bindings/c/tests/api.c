@@ -987,6 +987,64 @@ static void test_vec_env(void) {
     evoharness_vec_env_free(NULL);
 }
 
+/* Groups, a teacher's labels, the suite's capacities and the layout as JSON: what a training
+ * loop in another language needs. */
+static void test_training(void) {
+    struct evoharness_vec_env *v = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_grouped(1, 50, 4, 2, 0, 2, 1, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(9, 50, 4, 2, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(1, 0, 4, 2, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 0, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 2, UINT64_MAX, 2, 1, &v));
+    CHECK(v == NULL);
+    OK(evoharness_vec_env_new_grouped(EVOHARNESS_TASK_RECORDS, 60, 4, 2, 0, 2, 3, &v));
+    size_t n = evoharness_vec_env_len(v), ol = evoharness_vec_env_obs_len(v),
+           al = evoharness_vec_env_actions(v);
+    float *obs = malloc(n * ol * sizeof *obs);
+    uint8_t *mask = malloc(n * al);
+    float reward[4];
+    uint8_t done[4];
+    uint32_t actions[4] = {7, 7, 7, 7};
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_teacher_actions(NULL, 1, actions, 4));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_teacher_actions(v, 1, NULL, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 0, actions, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 1, actions, 3));
+    CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
+    /* Following the lean teacher, both members of a group run the same episode, successfully. */
+    for (int s = 0; s < 20000 && evoharness_vec_env_episodes(v, 3) == 0; s++) {
+        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 4));
+        for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+        OK(evoharness_vec_env_step(v, actions, 4, obs, n * ol, mask, n * al, reward, 4, done, 4));
+    }
+    struct evoharness_episode_stats a, b;
+    OK(evoharness_vec_env_last_episode(v, 2, &a));
+    OK(evoharness_vec_env_last_episode(v, 3, &b));
+    CHECK(a.success && b.success && a.steps == b.steps && a.reward == b.reward);
+    OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_ORACLE, actions, 4));
+
+    struct evoharness_capacities caps = {0, 0, 0, 0};
+    evoharness_suite_capacities(&caps);
+    evoharness_suite_capacities(NULL);
+    CHECK(caps.facts == 16 && caps.steps == 8 && caps.lessons == 4 && caps.tools == 8);
+    char json[16384];
+    size_t len = 0;
+    OK(evoharness_layout_json(caps.facts, caps.steps, caps.lessons, caps.tools, json, sizeof json, &len));
+    CHECK(len == strlen(json) && strstr(json, "\"obs_len\":564") != NULL);
+    CHECK(strstr(json, "\"templates\":[[\"finish\",-1]") != NULL);
+    size_t small = 0;
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_layout_json(16, 8, 4, 8, json, 10, &small));
+    CHECK(small == 0);
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_layout_json(16, 8, 4, 0, json, sizeof json, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(16, 8, 4, 8, NULL, sizeof json, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(16, 8, 4, 8, json, sizeof json, NULL));
+
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(v);
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
@@ -1001,6 +1059,7 @@ int main(int argc, char **argv) {
     test_agent();
     test_suite_agent();
     test_vec_env();
+    test_training();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
