@@ -1,0 +1,31 @@
+"""evoharness for Python: the task suite's simulators and the structured-v1 layout, through the
+evoharness C library (ctypes; no compiled extension).
+
+>>> import evoharness
+>>> env = evoharness.VecEnv("migration", horizon=100, n=4)
+>>> obs, mask = env.observe()
+>>> obs, mask, reward, done = env.step(env.teacher_actions("lean"))
+"""
+
+from ._native import EvoharnessError, library_path
+from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
+
+
+def version() -> str:
+    """The library's version."""
+    from ._native import lib
+
+    return lib().evoharness_version().decode()
+
+
+__all__ = [
+    "EvoharnessError",
+    "TASKS",
+    "TEACHERS",
+    "VecEnv",
+    "layout",
+    "library_path",
+    "suite_capacities",
+    "suite_layout",
+    "version",
+]

@@ -1,0 +1,131 @@
+"""The task suite's vectorised environment, stepped through the C library into numpy arrays."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+from ctypes import c_float, c_size_t, c_uint8, c_uint16, c_uint32, c_void_p
+
+import numpy as np
+
+from ._native import EpisodeStats, EvoharnessError, check, lib, ptr
+
+#: The suite's tasks and their ``evoharness_task`` codes.
+TASKS = {"migration": 1, "records": 2, "orchestration": 3}
+#: The rule-based teachers and their ``evoharness_teacher`` codes.
+TEACHERS = {"lean": 1, "oracle": 2}
+
+
+def suite_capacities() -> dict:
+    """The suite's workspace capacities (facts, steps, lessons, tools), from the library."""
+    out = (c_uint16 * 4)()
+    lib().evoharness_suite_capacities(out)
+    return dict(zip(("facts", "steps", "lessons", "tools"), out))
+
+
+def layout(facts: int, steps: int, lessons: int, tools: int) -> dict:
+    """The structured-v1 layout for these capacities, from the library: sizes, segments with
+    their features, and each template's ``[verb, tool]``."""
+    n = c_size_t(0)
+    cap = 1 << 20  # a layout of the largest capacities is a few hundred KB
+    buf = ctypes.create_string_buffer(cap)
+    check(lib().evoharness_layout_json(facts, steps, lessons, tools, buf, cap, ctypes.byref(n)))
+    return json.loads(buf.raw[: n.value].decode())
+
+
+def suite_layout() -> dict:
+    """The layout of the suite's capacities."""
+    c = suite_capacities()
+    return layout(c["facts"], c["steps"], c["lessons"], c["tools"])
+
+
+class VecEnv:
+    """``n`` environments of one task, stepped together (see the runtime's ``tasks::vec_env``).
+
+    Environment ``i`` runs organisation ``families[0] + g % len(families)`` with
+    ``g = i // group``, and for its ``k``-th episode seed ``seed + g + k * (n // group)``; an
+    environment whose episode ends is reset at once. ``obs`` (float32, ``[n, obs_len]``),
+    ``mask`` (uint8, ``[n, actions]``), ``reward`` (float32, ``[n]``) and ``done`` (uint8,
+    ``[n]``) are owned by this object and overwritten by every call.
+    """
+
+    def __init__(self, task: str, horizon: int, n: int, families=range(0, 4), seed: int = 0,
+                 group: int = 1):
+        if task not in TASKS:
+            raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASKS)}")
+        families = range(families) if isinstance(families, int) else families
+        handle = c_void_p()
+        check(lib().evoharness_vec_env_new_grouped(
+            TASKS[task], horizon, n, group, families.start, len(families), seed,
+            ctypes.byref(handle)))
+        self._h = handle
+        self.task, self.horizon, self.n, self.group = task, horizon, n, group
+        self.obs_len = lib().evoharness_vec_env_obs_len(handle)
+        self.actions = lib().evoharness_vec_env_actions(handle)
+        self.obs = np.zeros((n, self.obs_len), np.float32)
+        self.mask = np.zeros((n, self.actions), np.uint8)
+        self.reward = np.zeros(n, np.float32)
+        self.done = np.zeros(n, np.uint8)
+        self._teacher = np.zeros(n, np.uint32)
+        self.observe()
+
+    def close(self) -> None:
+        """Frees the environments (also done when the object is collected)."""
+        if getattr(self, "_h", None):
+            lib().evoharness_vec_env_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _live(self):
+        if not self._h:
+            raise EvoharnessError(0, "the VecEnv was closed")
+        return self._h
+
+    def observe(self):
+        """Every environment's current observation and mask."""
+        check(lib().evoharness_vec_env_observe(
+            self._live(), ptr(self.obs, c_float), self.obs.size, ptr(self.mask, c_uint8),
+            self.mask.size))
+        return self.obs, self.mask
+
+    def step(self, actions):
+        """Steps every environment with its template; returns ``(obs, mask, reward, done)``.
+
+        An illegal template (mask 0) raises :class:`EvoharnessError` and changes nothing."""
+        a = np.ascontiguousarray(actions, dtype=np.uint32)
+        if a.shape != (self.n,):
+            raise ValueError(f"actions has shape {a.shape}; {self.n} environments need ({self.n},)")
+        check(lib().evoharness_vec_env_step(
+            self._live(), ptr(a, c_uint32), a.size, ptr(self.obs, c_float), self.obs.size,
+            ptr(self.mask, c_uint8), self.mask.size, ptr(self.reward, c_float), self.reward.size,
+            ptr(self.done, c_uint8), self.done.size))
+        return self.obs, self.mask, self.reward, self.done
+
+    def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
+        """The template a rule-based teacher (``lean`` or ``oracle``) would choose now in every
+        environment: labels for imitation learning. The array is reused by the next call."""
+        if teacher not in TEACHERS:
+            raise ValueError(f"unknown teacher {teacher!r}: expected lean or oracle")
+        check(lib().evoharness_vec_env_teacher_actions(
+            self._live(), TEACHERS[teacher], ptr(self._teacher, c_uint32), self._teacher.size))
+        return self._teacher
+
+    def last_episode(self, i: int):
+        """Environment ``i``'s last finished episode as a dict, or None before its first end."""
+        if 0 <= i < self.n and self.episodes(i) == 0:
+            return None
+        s = EpisodeStats()
+        check(lib().evoharness_vec_env_last_episode(self._live(), i, ctypes.byref(s)))
+        return s.to_dict()
+
+    def episodes(self, i: int) -> int:
+        """Episodes environment ``i`` has finished."""
+        return lib().evoharness_vec_env_episodes(self._live(), i)

@@ -1,0 +1,71 @@
+"""The VecEnv and layout through the C library: sizes from the library, teacher-driven
+episodes that succeed, refusals that change nothing, groups that run the same episodes."""
+
+import numpy as np
+import pytest
+
+import evoharness
+
+
+def test_layout_comes_from_the_library():
+    caps = evoharness.suite_capacities()
+    assert caps == {"facts": 16, "steps": 8, "lessons": 4, "tools": 8}
+    lay = evoharness.suite_layout()
+    env = evoharness.VecEnv("migration", 50, 2)
+    assert (lay["obs_len"], lay["actions"]) == (env.obs_len, env.actions)
+    assert len(lay["templates"]) == lay["actions"]
+    last = lay["segments"][-1]
+    assert last["offset"] + last["rows"] * last["width"] == lay["obs_len"]
+    verbs = {v for v, _ in lay["templates"]}
+    assert verbs == {"finish", "act", "track", "commit", "recall", "note"}
+    with pytest.raises(evoharness.EvoharnessError):
+        evoharness.layout(16, 8, 4, 0)
+    env.close()
+
+
+@pytest.mark.parametrize("task", sorted(evoharness.TASKS))
+def test_the_lean_teacher_succeeds_through_python(task):
+    env = evoharness.VecEnv(task, 80, 4, families=range(3), seed=7)
+    episodes = []
+    while len(episodes) < 8:
+        a = env.teacher_actions("lean")
+        assert all(env.mask[i, a[i]] == 1 for i in range(env.n))
+        _, _, reward, done = env.step(a)
+        for i in np.nonzero(done)[0]:
+            e = env.last_episode(int(i))
+            assert reward[i] > 1.0
+            episodes.append(e)
+    assert all(e["success"] and e["integrity_violations"] == 0 for e in episodes)
+    assert env.last_episode(0)["harness_actions"] < env.last_episode(0)["world_actions"]
+
+
+def test_refusals_change_nothing():
+    env = evoharness.VecEnv("records", 50, 2)
+    before = env.obs.copy(), env.mask.copy()
+    illegal = np.array([np.flatnonzero(env.mask[i] == 0)[0] for i in range(2)], np.uint32)
+    with pytest.raises(evoharness.EvoharnessError, match="environment 0"):
+        env.step(illegal)
+    env.observe()
+    assert np.array_equal(env.obs, before[0]) and np.array_equal(env.mask, before[1])
+    with pytest.raises(ValueError):
+        env.step(np.zeros(3, np.uint32))
+    with pytest.raises(ValueError):
+        evoharness.VecEnv("payroll", 50, 2)
+    with pytest.raises(evoharness.EvoharnessError):
+        evoharness.VecEnv("records", 50, 0)
+    with pytest.raises(evoharness.EvoharnessError):
+        evoharness.VecEnv("records", 50, 4, group=3)
+    env.close()
+    with pytest.raises(evoharness.EvoharnessError, match="closed"):
+        env.observe()
+    env.close()  # twice is fine
+
+
+def test_a_group_sees_the_same_episode():
+    env = evoharness.VecEnv("orchestration", 60, 6, families=range(2), seed=3, group=3)
+    for _ in range(3):  # the first event (the task's notice) is the same for every seed
+        env.step(env.teacher_actions("lean"))
+    for g in range(2):
+        assert np.array_equal(env.obs[3 * g], env.obs[3 * g + 2])
+    assert not np.array_equal(env.obs[0], env.obs[3])
+    env.close()
