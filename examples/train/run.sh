@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Trains a policy for the task suite from scratch, with everything it needs set up first:
+# a Python venv with the pinned requirements (examples/train/requirements.txt), the C library
+# the Python package drives the simulators through, and the evoharness tool that checks and
+# evaluates the exported policy. Arguments go to train.py:
+#
+#   examples/train/run.sh --out examples/policies/generalist.onnx     # the shipped policy
+#   examples/train/run.sh --smoke --out target/train-smoke/smoke.onnx # a minute or two
+#
+# EVOHARNESS_TRAIN_VENV (default .venv-train) is the venv; EVOHARNESS_TRAIN_PROFILE (default
+# release) the cargo profile of the library and tool (`debug` reuses what `cargo test` built).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
+profile="${EVOHARNESS_TRAIN_PROFILE:-release}"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check -r examples/train/requirements.txt
+flag=(); [ "$profile" = release ] && flag=(--release)
+# The library without tract: training never runs an ONNX model through it, and tract would
+# add minutes to the build. The tool keeps tract: it checks and evaluates the policy.
+cargo build "${flag[@]}" --locked -q -p evoharness-c --no-default-features
+cargo build "${flag[@]}" --locked -q -p evoharness-runtime --bin evoharness
+target="${CARGO_TARGET_DIR:-target}"
+export EVOHARNESS_LIB="$target/$profile/libevoharness.so"
+export EVOHARNESS_BIN="$target/$profile/evoharness"
+exec "$venv/bin/python" examples/train/train.py "$@"
