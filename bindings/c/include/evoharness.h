@@ -16,8 +16,7 @@
  * - Enum-like inputs are uint32_t values of the enums below; a value out of range gives
  *   EVOHARNESS_STATUS_INVALID_ARGUMENT.
  * - A Rust panic inside the library (a bug) is caught and returned as EVOHARNESS_STATUS_PANIC
- *   when the library is built with panic=unwind (cargo's default; the workspace's release
- *   profile sets panic=abort, so such a build aborts with a message instead).
+ *   (the workspace's profiles unwind; a build with panic=abort would abort instead).
  * - Callbacks (tools, traces, logs) must return normally: no C++ exception and no longjmp may
  *   leave one.
  */
