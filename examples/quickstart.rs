@@ -1,163 +1,204 @@
-//! Quickstart: load a policy file, run an agent with it, look at what it did.
+//! Quickstart: a trained policy runs a long task from the suite, and says what it did.
 //!
-//! Loads the test fixture `runtime/tests/fixtures/mlp.onnx` on the embedded default backend
-//! (tract: pure Rust, nothing to install), runs an agent against `FixtureEnv` (a toy
-//! environment with the fixture's three tools, not a task) for a few dozen steps, prints each
-//! step's action and outcome, then the workspace the policy managed: Belief, Progress and
-//! Experience.
+//! Loads the shipped generalist policy (`examples/policies/generalist.onnx`, trained by
+//! `examples/train/run.sh`) on the embedded default backend (tract: pure Rust, nothing to
+//! install) and lets it run two episodes of the migration task for one organisation: batches
+//! to copy exactly once through outages, timeouts, rejected batches and a schema change
+//! announced once. It prints the moments where the workspace mattered (what the policy
+//! tracked, noted and applied), the outcome as the simulator judges it, and then its Belief,
+//! Progress and Experience. The second episode shows a lesson from the first one at work.
 //!
-//! **The fixture policy has random weights.** It picks only legal actions (the runtime masks
-//! everything else), but what it picks is not meant to make sense. A trained policy comes with
-//! the training issue; the loop and the calls here stay the same.
-//!
-//! Run: `cargo run --release --example quickstart [-- POLICY.onnx]`
+//! Run: `cargo run --release --example quickstart [-- POLICY.onnx [TASK [HORIZON]]]`
 
-use evoharness_core::{Action, EventKind, Outcome, Value};
-use evoharness_runtime::fixture_env::{FixtureEnv, TOOL_NAMES};
+use evoharness_core::{Action, Arg, EventBuf, Outcome, Value};
+use evoharness_runtime::tasks::{TaskConfig, TaskKind, World};
 use evoharness_runtime::{Agent, AgentConfig, Backend, PolicyBuilder, Selection};
 
-/// At most this many steps (the seed below happens to finish sooner).
-const STEPS: u64 = 60;
+/// The organisation: it decides the error codes and their remedies.
+const ORGANISATION: u64 = 42;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../runtime/tests/fixtures/mlp.onnx"
-        )
-        .to_string()
+    let mut args = std::env::args().skip(1);
+    let path = args.next().unwrap_or_else(|| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/policies/generalist.onnx").to_string()
     });
+    let kind: TaskKind = args.next().as_deref().unwrap_or("migration").parse()?;
+    let horizon: u32 = args.next().map_or(Ok(400), |h| h.parse())?;
 
-    // Load and check the file: its evoharness.* metadata must match the core's layout, and
-    // its inputs and outputs the sizes that layout gives.
     let policy = PolicyBuilder::new()
         .backend(Backend::Tract)
         .commit_from_file(&path)?;
-    let abi = policy.abi();
-    let caps = abi.capacities;
     println!(
-        "policy: {} ({}, {} facts, {} steps, {} lessons, tools {}) on {}",
-        abi.abi,
-        if abi.state_len.is_some() {
-            "recurrent"
-        } else {
-            "feed-forward"
-        },
-        caps.facts,
-        caps.steps,
-        caps.lessons,
-        abi.tool_names.join(", "),
+        "policy: {} ({}; made by {}), on {}",
+        path.rsplit('/').next().unwrap_or(&path),
+        policy.abi().abi,
+        policy
+            .abi()
+            .producer
+            .as_deref()
+            .unwrap_or("an unrecorded producer"),
         policy.backend().name()
     );
-    println!(
-        "note: this fixture policy has random weights, so its choices are legal but not \
-         sensible; a trained policy comes with the training issue.\n"
-    );
-
-    // The agent sizes its workspace from the policy's contract. Seeded sampling rather than
-    // argmax shows more of the action space; with random weights most seeds finish within a
-    // few steps, and seed 11 happens to give about forty that use every verb.
+    let task = TaskConfig::new(kind, horizon);
+    let names = kind.tool_names();
     let config = AgentConfig {
-        budget: 200,
-        selection: Selection::Sample { temperature: 1.0 },
-        seed: 11,
-        ..AgentConfig::default()
+        budget: task.budget(),
+        costs: task.costs(),
+        selection: Selection::Argmax,
+        seed: 1,
     };
-    let mut agent = Agent::new(policy, FixtureEnv::new(), config)?;
-
-    println!("step  cost  action -> outcome");
-    for _ in 0..STEPS {
-        let Some(step) = agent.step()? else { break };
-        let s = agent.summary().steps;
-        let outcome = match &step.outcome {
-            Outcome::Call(_) => {
-                // The environment's answer is now the workspace's current event.
-                let ev = agent.workspace().event().expect("a call leaves an event");
-                let fields: Vec<String> = ev
-                    .fields
-                    .iter()
-                    .map(|f| format!("{}={}", f.key.as_str(), show(&f.value)))
-                    .collect();
-                let kind = match ev.kind {
-                    EventKind::Error => "error",
-                    EventKind::Result => "result",
-                    EventKind::Notice => "notice",
-                };
-                format!("{kind} {}", fields.join(" "))
-            }
-            other => brief_outcome(other),
-        };
+    let mut agent = Agent::new(policy, World::new(task, ORGANISATION), config)?;
+    for episode in 1..=2 {
+        if episode > 1 {
+            // A new task for the same organisation: Belief and Progress are cleared,
+            // Experience (the lessons) is kept.
+            agent.start_task(episode);
+        }
+        let w = agent.environment();
         println!(
-            "{s:>4}  {:>4}  {} -> {outcome}",
-            step.cost,
-            brief_action(&step.action)
+            "\n== episode {episode}: {kind}, {} items, budget {} steps",
+            w.items(),
+            task.budget()
+        );
+        let mut waits = 0u32;
+        while let Some(step) = agent.step()? {
+            let n = agent.summary().steps;
+            let event = agent.workspace().event().cloned();
+            let say = |what: String| println!("  step {n:>4}: {what}");
+            match (&step.action, &step.outcome) {
+                (Action::Act { tool, args }, Outcome::Call(_)) => {
+                    let name = names[usize::from(*tool)];
+                    if *tool == 3 {
+                        waits += 1;
+                    } else if waits > 0 {
+                        say(format!("the service is back after {waits} wait(s)"));
+                        waits = 0;
+                    }
+                    let from_belief = matches!(args.first(), Some(Arg::Fact(_)));
+                    let ev = event.as_ref();
+                    if from_belief {
+                        say(format!(
+                            "{name} with the item it had tracked: {}",
+                            brief(ev)
+                        ));
+                    } else if let Some(e) = ev.filter(|e| e.get("error").is_some()) {
+                        let err = e.get("error").map(show).unwrap_or_default();
+                        if err != "\"backoff\"" {
+                            say(format!("{name} -> error {}", brief(Some(e))));
+                        }
+                    } else if ev.is_some_and(|e| e.get("fixed").is_some()) {
+                        say(format!("{name} fixed it: {}", brief(ev)));
+                    } else if ev.is_some_and(|e| e.get(kind.mode_key()).is_some()) {
+                        say(format!("{name} -> the setting changed: {}", brief(ev)));
+                    }
+                }
+                (Action::Track(_), Outcome::Tracked { slot, change }) => {
+                    let f = &agent.workspace().belief().facts()[usize::from(*slot)];
+                    say(format!(
+                        "track: {:?} belief {} = {}",
+                        change,
+                        f.key.as_str(),
+                        show(&f.value)
+                    ));
+                }
+                (Action::Note(_), Outcome::Noted { slot, .. }) => {
+                    let l = &agent.workspace().experience().lessons()[usize::from(*slot)];
+                    say(format!(
+                        "note: when {} -> {}",
+                        show(&l.trigger),
+                        remedy(&l.remedy, &names)
+                    ));
+                }
+                (Action::Recall { .. }, Outcome::Recalled(r)) => {
+                    say(format!("recall: {} lesson(s)", r.len()));
+                }
+                (Action::Commit(_), Outcome::Committed { step, status }) => {
+                    say(format!("commit: plan step {step} is {status:?}"));
+                }
+                (Action::Finish { success }, _) => {
+                    say(format!("finish, claiming success: {success}"));
+                }
+                _ => {}
+            }
+        }
+        let s = agent.summary();
+        let w = agent.environment();
+        let v = w.violations();
+        println!(
+            "  => {}: {} of {} items landed exactly once; {} duplicates, {} gaps, {} wrong writes",
+            if w.judge(s.finished) {
+                "SUCCESS"
+            } else {
+                "FAILURE"
+            },
+            w.landed_count(),
+            w.items(),
+            v.duplicates,
+            v.gaps,
+            v.wrong_writes
+        );
+        println!(
+            "     {} steps: {} world actions, {} harness actions, {} of {} budget spent",
+            s.steps,
+            s.world_actions,
+            s.harness_actions,
+            s.spent,
+            task.budget()
         );
     }
 
-    let summary = agent.summary();
-    println!(
-        "\n{} steps: {} world actions, {} harness actions, {} of {} budget spent; {}",
-        summary.steps,
-        summary.world_actions,
-        summary.harness_actions,
-        summary.spent,
-        config.budget,
-        match summary.finished {
-            Some(true) => "finished, claiming success",
-            Some(false) => "finished, giving up",
-            None => "still going (stopped after the example's step limit)",
-        }
-    );
-
     let ws = agent.workspace();
-    println!("\nbelief ({} of {} facts):", ws.belief().len(), caps.facts);
+    println!("\nwhat the workspace holds now");
+    println!("  belief ({} facts):", ws.belief().len());
     for f in ws.belief().facts() {
         println!(
-            "  {:<8} = {:<6} confidence {:.2}, from {:?}, set at step {}",
+            "    {:<8} = {} (set at step {})",
             f.key.as_str(),
             show(&f.value),
-            f.confidence,
-            f.provenance,
             f.set_at
         );
     }
     println!(
-        "progress ({} of {} steps):",
-        ws.progress().len(),
-        caps.steps
+        "  progress: {} plan steps (this policy keeps no plan: its task is one queue, and its \
+         cursor comes back with every fetch)",
+        ws.progress().len()
     );
-    for (i, s) in ws.progress().steps().iter().enumerate() {
-        println!(
-            "  {i}: {:<10} {:?}, {} attempt(s), cursor {}",
-            show(&s.label),
-            s.status,
-            s.attempts,
-            s.cursor.as_ref().map_or("-".to_string(), show)
-        );
-    }
-    println!(
-        "experience ({} of {} lessons):",
-        ws.experience().len(),
-        caps.lessons
-    );
+    println!("  experience ({} lessons):", ws.experience().len());
     for l in ws.experience().lessons() {
-        // A remedy that is a tool index (as `note ... remedy: LastAct` stores) is named.
-        let remedy = match l.remedy {
-            Value::Int(t) => usize::try_from(t)
-                .ok()
-                .and_then(|t| TOOL_NAMES.get(t))
-                .map_or_else(|| t.to_string(), |name| format!("call {name}")),
-            ref other => show(other),
-        };
         println!(
-            "  when {} -> {remedy} (helpful {}, harmful {}, used {})",
+            "    when {} -> {} (noted {} time(s), recalled {} time(s))",
             show(&l.trigger),
-            l.helpful,
-            l.harmful,
+            remedy(&l.remedy, &names),
+            l.noted,
             l.uses
         );
     }
+    println!(
+        "  (the policy reads its lessons from its observation, where each one says whether the \
+         current event matches its trigger, so it applies them without spending a `recall`)"
+    );
     Ok(())
+}
+
+fn remedy(v: &Value, names: &[&str]) -> String {
+    match v {
+        Value::Int(t) => usize::try_from(*t)
+            .ok()
+            .and_then(|t| names.get(t))
+            .map_or_else(|| t.to_string(), |n| format!("call {n}")),
+        other => show(other),
+    }
+}
+
+fn brief(e: Option<&EventBuf>) -> String {
+    e.map(|e| {
+        e.fields
+            .iter()
+            .map(|f| format!("{}={}", f.key.as_str(), show(&f.value)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+    .unwrap_or_default()
 }
 
 fn show(v: &Value) -> String {
@@ -167,39 +208,5 @@ fn show(v: &Value) -> String {
         Value::Float(x) => format!("{x}"),
         Value::Text(t) => format!("{:?}", t.as_str()),
         Value::Bytes(b) => format!("<{} bytes>", b.len()),
-    }
-}
-
-fn brief_action(a: &Action<'_>) -> String {
-    match a {
-        Action::Act { tool, args } => {
-            let name = TOOL_NAMES.get(usize::from(*tool)).copied().unwrap_or("?");
-            format!("call {name}{:?}", args.as_slice())
-        }
-        Action::Track(t) => format!("track {t:?}"),
-        Action::Commit(c) => format!("commit {c:?}"),
-        Action::Recall { query, k } => format!("recall {query:?} (best {k})"),
-        Action::Note(n) => format!("note {n:?}"),
-        Action::Finish { success } => format!("finish (success: {success})"),
-    }
-}
-
-fn brief_outcome(o: &Outcome) -> String {
-    match o {
-        Outcome::Call(c) => format!("call tool {}", c.tool),
-        Outcome::Tracked { slot, change } => format!("fact {slot} {change:?}"),
-        Outcome::Compressed { removed, over } => {
-            format!("compressed: {} removed, {over} over", removed.len())
-        }
-        Outcome::Committed { step, status } => format!("step {step} is {status:?}"),
-        Outcome::Recalled(r) => format!("{} lesson(s) recalled", r.len()),
-        Outcome::Noted { slot, merged } => {
-            format!("lesson {slot} {}", if *merged { "merged" } else { "added" })
-        }
-        Outcome::Rated { slot } => format!("lesson {slot} rated"),
-        Outcome::Consolidated { removed, over } => {
-            format!("consolidated: {} removed, {over} over", removed.len())
-        }
-        Outcome::Finished { success } => format!("finished (success: {success})"),
     }
 }
