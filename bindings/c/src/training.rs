@@ -5,11 +5,11 @@
 use std::ffi::c_char;
 
 use evoharness_core::Capacities;
-use evoharness_runtime::tasks::{CAPACITIES, TaskConfig, TaskKind, Teacher, VecEnv};
+use evoharness_runtime::tasks::{CAPACITIES, Teacher};
 
 use crate::ffi::{self, Error, guard};
 use crate::status::evoharness_status;
-use crate::vec_env::evoharness_vec_env;
+use crate::vec_env::{evoharness_vec_env, new_vec_env};
 use crate::workspace::evoharness_capacities;
 
 /// A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
@@ -50,34 +50,7 @@ pub unsafe extern "C" fn evoharness_vec_env_new_grouped(
     guard(|| {
         // SAFETY: the caller's contract.
         let out = unsafe { ffi::out(out, "out") }?;
-        let kind = match task {
-            1 => TaskKind::Migration,
-            2 => TaskKind::Records,
-            3 => TaskKind::Orchestration,
-            t => {
-                return Err(Error::invalid(format!(
-                    "task is {t}: 1 migration, 2 records or 3 orchestration"
-                )));
-            }
-        };
-        if !(1..=10_000_000).contains(&horizon) {
-            return Err(Error::invalid(format!(
-                "horizon is {horizon}: 1 to 10000000"
-            )));
-        }
-        let end = family_start.checked_add(family_count).ok_or_else(|| {
-            Error::new(
-                evoharness_status::Config,
-                "family_start + family_count overflows",
-            )
-        })?;
-        let v = VecEnv::grouped(
-            TaskConfig::new(kind, horizon),
-            n,
-            group,
-            family_start..end,
-            seed,
-        )?;
+        let v = new_vec_env(task, horizon, n, group, family_start, family_count, seed)?;
         out.write(ffi::to_owned_ptr(v));
         Ok(())
     })

@@ -99,37 +99,55 @@ pub unsafe extern "C" fn evoharness_vec_env_new(
     guard(|| {
         // SAFETY: the caller's contract.
         let out = unsafe { ffi::out(out, "out") }?;
-        let kind = match task {
-            t if t == evoharness_task::Migration as u32 => {
-                evoharness_runtime::tasks::TaskKind::Migration
-            }
-            t if t == evoharness_task::Records as u32 => {
-                evoharness_runtime::tasks::TaskKind::Records
-            }
-            t if t == evoharness_task::Orchestration as u32 => {
-                evoharness_runtime::tasks::TaskKind::Orchestration
-            }
-            t => {
-                return Err(Error::invalid(format!(
-                    "task is {t}: 1 migration, 2 records or 3 orchestration"
-                )));
-            }
-        };
-        if !(1..=10_000_000).contains(&horizon) {
-            return Err(Error::invalid(format!(
-                "horizon is {horizon}: 1 to 10000000"
-            )));
-        }
-        let end = family_start.checked_add(family_count).ok_or_else(|| {
-            Error::new(
-                evoharness_status::Config,
-                "family_start + family_count overflows",
-            )
-        })?;
-        let v = VecEnv::new(TaskConfig::new(kind, horizon), n, family_start..end, seed)?;
+        let v = new_vec_env(task, horizon, n, 1, family_start, family_count, seed)?;
         out.write(ffi::to_owned_ptr(v));
         Ok(())
     })
+}
+
+/// The checks and construction `evoharness_vec_env_new` and `evoharness_vec_env_new_grouped`
+/// share.
+pub(crate) fn new_vec_env(
+    task: u32,
+    horizon: u32,
+    n: usize,
+    group: usize,
+    family_start: u64,
+    family_count: u64,
+    seed: u64,
+) -> ffi::Result<VecEnv> {
+    let kind = match task {
+        t if t == evoharness_task::Migration as u32 => {
+            evoharness_runtime::tasks::TaskKind::Migration
+        }
+        t if t == evoharness_task::Records as u32 => evoharness_runtime::tasks::TaskKind::Records,
+        t if t == evoharness_task::Orchestration as u32 => {
+            evoharness_runtime::tasks::TaskKind::Orchestration
+        }
+        t => {
+            return Err(Error::invalid(format!(
+                "task is {t}: 1 migration, 2 records or 3 orchestration"
+            )));
+        }
+    };
+    if !(1..=10_000_000).contains(&horizon) {
+        return Err(Error::invalid(format!(
+            "horizon is {horizon}: 1 to 10000000"
+        )));
+    }
+    let end = family_start.checked_add(family_count).ok_or_else(|| {
+        Error::new(
+            evoharness_status::Config,
+            "family_start + family_count overflows",
+        )
+    })?;
+    Ok(VecEnv::grouped(
+        TaskConfig::new(kind, horizon),
+        n,
+        group,
+        family_start..end,
+        seed,
+    )?)
 }
 
 /// Frees an environment. NULL is a no-op.
