@@ -9,6 +9,7 @@ evoharness C library (ctypes; no compiled extension).
 
 from ._native import EvoharnessError, library_path
 from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
+from .workspace import Workspace
 
 
 def version() -> str:
@@ -23,6 +24,7 @@ __all__ = [
     "TASKS",
     "TEACHERS",
     "VecEnv",
+    "Workspace",
     "layout",
     "library_path",
     "suite_capacities",

@@ -69,3 +69,30 @@ def test_a_group_sees_the_same_episode():
         assert np.array_equal(env.obs[3 * g], env.obs[3 * g + 2])
     assert not np.array_equal(env.obs[0], env.obs[3])
     env.close()
+
+
+def test_workspace_snapshots_round_trip_and_bad_ones_change_nothing():
+    ws = evoharness.Workspace(facts=8, steps=4, lessons=2, tools=3, budget=50)
+    info = ws.info()
+    assert info["capacities"] == {"facts": 8, "steps": 4, "lessons": 2, "tools": 3}
+    assert (info["budget"], info["spent"], info["finished"], info["has_event"]) == (50, 0, None, False)
+    snap = ws.snapshot()
+    assert snap[:4] == b"EVHW"
+    other = evoharness.Workspace(facts=8, steps=4, lessons=2, tools=3, budget=50)
+    other.restore(snap)
+    assert other.snapshot() == snap
+    bad = bytearray(snap)
+    bad[-1] ^= 0xFF
+    with pytest.raises(evoharness.EvoharnessError):
+        other.restore(bytes(bad))
+    with pytest.raises(evoharness.EvoharnessError):
+        other.restore(b"")
+    assert other.snapshot() == snap, "a refused snapshot changes nothing"
+    with pytest.raises(evoharness.EvoharnessError):
+        other.apply(b"\x07")  # not a frame of this version
+    assert other.snapshot() == snap
+    with pytest.raises(evoharness.EvoharnessError):
+        evoharness.Workspace(facts=0)
+    ws.close()
+    with pytest.raises(evoharness.EvoharnessError, match="closed"):
+        ws.snapshot()
