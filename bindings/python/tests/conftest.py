@@ -1,0 +1,6 @@
+"""Makes the package importable from this checkout, whatever directory pytest runs from."""
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
