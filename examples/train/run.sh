@@ -16,11 +16,14 @@ profile="${EVOHARNESS_TRAIN_PROFILE:-release}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check -r examples/train/requirements.txt
 flag=(); [ "$profile" = release ] && flag=(--release)
-# The library without tract: training never runs an ONNX model through it, and tract would
-# add minutes to the build. The tool keeps tract: it checks and evaluates the policy.
-cargo build "${flag[@]}" --locked -q -p evoharness-c --no-default-features
-cargo build "${flag[@]}" --locked -q -p evoharness-runtime --bin evoharness
 target="${CARGO_TARGET_DIR:-target}"
-export EVOHARNESS_LIB="$target/$profile/libevoharness.so"
+# The library without tract: training never runs an ONNX model through it, and tract would
+# add minutes to the build. It gets its own target folder: a cdylib's file name carries no
+# feature hash, so building it without tract in the shared folder would replace the library
+# the C tests link (with tract) while cargo still thought that one fresh.
+cargo build "${flag[@]}" --locked -q -p evoharness-c --no-default-features --target-dir "$target/no-tract"
+# The tool keeps tract: it checks and evaluates the policy.
+cargo build "${flag[@]}" --locked -q -p evoharness-runtime --bin evoharness
+export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness.so"
 export EVOHARNESS_BIN="$target/$profile/evoharness"
 exec "$venv/bin/python" examples/train/train.py "$@"
