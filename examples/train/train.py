@@ -19,7 +19,7 @@ never seen in training, at the training horizon and at 4x it. Logs, a JSON summa
 plot of success rate and harness actions per episode over training go to --out-dir.
 
     python examples/train/train.py --out examples/policies/generalist.onnx
-    python examples/train/train.py --smoke --out /tmp/smoke.onnx   # a minute or two
+    python examples/train/train.py --smoke --out target/train-smoke/smoke.onnx  # seconds
 
 examples/train/run.sh sets up the environment (pinned requirements, the release library) and
 runs this.
