@@ -96,7 +96,7 @@ pub enum evoharness_task {
     Orchestration = 3,
 }
 
-fn task_kind(task: u32) -> ffi::Result<Option<TaskKind>> {
+pub(crate) fn task_kind(task: u32) -> ffi::Result<Option<TaskKind>> {
     match task {
         0 => Ok(None),
         1 => Ok(Some(TaskKind::Migration)),

@@ -4,7 +4,7 @@
 
 use evoharness_runtime::tasks::{EpisodeStats, TaskConfig, VecEnv};
 
-use crate::agent::evoharness_task;
+use crate::agent::task_kind;
 use crate::ffi::{self, Castable, Error, guard, guard_value};
 use crate::status::evoharness_status;
 use crate::workspace::finished_flag;
@@ -116,20 +116,10 @@ pub(crate) fn new_vec_env(
     family_count: u64,
     seed: u64,
 ) -> ffi::Result<VecEnv> {
-    let kind = match task {
-        t if t == evoharness_task::Migration as u32 => {
-            evoharness_runtime::tasks::TaskKind::Migration
-        }
-        t if t == evoharness_task::Records as u32 => evoharness_runtime::tasks::TaskKind::Records,
-        t if t == evoharness_task::Orchestration as u32 => {
-            evoharness_runtime::tasks::TaskKind::Orchestration
-        }
-        t => {
-            return Err(Error::invalid(format!(
-                "task is {t}: 1 migration, 2 records or 3 orchestration"
-            )));
-        }
-    };
+    // The agent's parser, with "no task" refused: a training environment is a suite task.
+    let kind = task_kind(task)?.ok_or_else(|| {
+        Error::invalid("task is 0 (none): 1 migration, 2 records or 3 orchestration")
+    })?;
     if !(1..=10_000_000).contains(&horizon) {
         return Err(Error::invalid(format!(
             "horizon is {horizon}: 1 to 10000000"
