@@ -1,25 +1,27 @@
-//! `evoharness run`: drive a policy against a built-in environment, with a progress line and
-//! a summary.
+//! `evoharness run`: drive a policy against a built-in world, with a progress line and a
+//! summary.
 //!
-//! The only environment is `fixture` ([`FixtureEnv`]), a toy for the fixture policies. The
-//! simulated tasks that policies are trained and judged on are not built yet, and this command
-//! does not pretend otherwise.
+//! The worlds: `fixture` ([`FixtureWorld`]), a toy for the fixture policies, and the task
+//! suite's three simulated workflows (`migration`, `records`, `orchestration`), which the
+//! shipped policy is trained for. Either way the agent is the runtime's [`Agent`], as a host
+//! embeds it.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use evoharness_core::{Action, EventKind, Outcome, Verb};
-use evoharness_runtime::fixture_env::{self, FixtureEnv};
+use evoharness_runtime::fixture_world::{self, FixtureWorld};
 use evoharness_runtime::{
-    Agent, AgentConfig, CheckpointSchedule, Environment, ErrorKind, Selection, TraceSink,
+    Agent, AgentConfig, CheckpointSchedule, ErrorKind, Selection, TraceSink, Verdict, World,
 };
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind};
 
 use crate::args::{self, Flag, Usage};
 use crate::failure::Failure;
 use crate::options;
 
 const HELP: &str = "\
-evoharness run: run a policy against a built-in environment
+evoharness run: run a policy against a built-in world
 
 Usage: evoharness run POLICY.onnx [OPTIONS]
 
@@ -30,14 +32,19 @@ world and harness actions by verb, budget spent, whether the agent finished, bac
 step.
 
 Options:
-  --env NAME           the environment; the only one is `fixture` (the default): a toy
-                       environment for the fixture policies in runtime/tests/fixtures (three
-                       tools: copy, wait, verify), not a task. The simulated tasks policies are
-                       trained and judged on are not built yet.
-  --seed N             seeds the environment and the sampler (default 0)
+  --world NAME         the world: `fixture` (the default), a toy for the fixture policies in
+                       runtime/tests/fixtures (three tools: copy, wait, verify), not a task; or a
+                       task of the suite: `migration`, `records` or `orchestration` (eight
+                       tools; the shipped policy examples/policies/generalist.onnx is trained
+                       for them), which also judges the run
+  --horizon H          a suite task's size: about how many steps an oracle needs (default 250)
+  --organisation N     a suite task's organisation: it decides the error codes and their
+                       remedies (default 0)
+  --seed N             seeds the world and the sampler (default 0)
   --temperature T      sample from softmax(logits / T), T > 0; without it the agent takes the
                        legal template with the highest logit
-  --budget N           the task's step budget (default 1000); every action but finish costs 1
+  --budget N           the task's step budget (default: 1000, or a suite task's own budget);
+                       every action but finish costs 1
   --steps N            stop after N steps even if the task goes on (default: no limit)
   --trace FILE         write one JSON line per step to FILE (see the runtime's `trace` module)
   --checkpoint FILE    keep a checkpoint of the whole agent in FILE (atomic replace, checksum)
@@ -64,7 +71,11 @@ const FLAGS: &[Flag] = &[
     options::DEVICE_FLAGS[0],
     options::DEVICE_FLAGS[1],
     options::DEVICE_FLAGS[2],
-    Flag::value("--env", "fixture"),
+    Flag::value("--world", "fixture, migration, records or orchestration"),
+    // The name this flag had before worlds were worlds.
+    Flag::value("--env", "fixture, migration, records or orchestration"),
+    Flag::value("--horizon", "a number"),
+    Flag::value("--organisation", "a number"),
     Flag::value("--seed", "a number"),
     Flag::value("--temperature", "a number above 0"),
     Flag::value("--budget", "a number"),
@@ -77,12 +88,53 @@ const FLAGS: &[Flag] = &[
     Flag::switch("-v"),
 ];
 
-/// One line about the environment, said wherever the environment is named.
-const FIXTURE_IS: &str = "a toy environment for the fixture policies, not a task";
+/// One line about the fixture world, said wherever it is named.
+const FIXTURE_IS: &str = "a toy world for the fixture policies, not a task";
+
+/// Which world to run in.
+#[derive(Clone, Copy)]
+enum WorldChoice {
+    Fixture,
+    Suite(TaskConfig, u64),
+}
+
+impl WorldChoice {
+    fn build(self) -> Box<dyn World + Send> {
+        match self {
+            WorldChoice::Fixture => Box::new(FixtureWorld::new()),
+            WorldChoice::Suite(task, org) => Box::new(SuiteWorld::new(task, org)),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            WorldChoice::Fixture => format!("fixture: {FIXTURE_IS}"),
+            WorldChoice::Suite(task, org) => format!(
+                "{} (the task suite), horizon {}, organisation {org}",
+                task.kind, task.horizon
+            ),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            WorldChoice::Fixture => "fixture",
+            WorldChoice::Suite(task, _) => task.kind.name(),
+        }
+    }
+
+    fn tool_names(self) -> Vec<&'static str> {
+        match self {
+            WorldChoice::Fixture => fixture_world::TOOL_NAMES.to_vec(),
+            WorldChoice::Suite(task, _) => task.kind.tool_names().to_vec(),
+        }
+    }
+}
 
 /// The run's settings, from the command line.
 struct Settings {
     file: String,
+    world: WorldChoice,
     config: AgentConfig,
     max_steps: Option<u64>,
     trace: Option<String>,
@@ -99,10 +151,10 @@ evoharness resume: continue a run from its checkpoint
 Usage: evoharness resume CHECKPOINT POLICY.onnx [OPTIONS]
 
 Rebuilds the agent from CHECKPOINT (written by `evoharness run --checkpoint`): its workspace,
-step counters, sampler, recurrent state and the environment's state, then runs on as `run`
-does, checkpointing to the same file unless --checkpoint names another. Give the same
---budget, --seed and --temperature as the original run: a checkpoint made with another budget
-or another policy is refused.
+step counters, sampler, recurrent state and the world's state, then runs on as `run` does,
+checkpointing to the same file unless --checkpoint names another. Give the same --world,
+--horizon, --organisation, --budget, --seed and --temperature as the original run: a
+checkpoint made with another budget, world or policy is refused.
 
 Options: as `evoharness run` (see `evoharness run --help`).
 ";
@@ -146,19 +198,6 @@ fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Res
         (file, Some(from.to_string()))
     };
     crate::init_log(p.switch("--verbose") || p.switch("-v"));
-    match p.value("--env").unwrap_or("fixture") {
-        "fixture" => {}
-        other => {
-            return Err(Usage::new(
-                "run",
-                format!(
-                    "unknown environment `{other}`: the only one is `fixture` ({FIXTURE_IS}); \
-                     the task suite is not built yet"
-                ),
-            )
-            .into());
-        }
-    }
     let above_zero = "a whole number above 0";
     let positive = |name: &str| -> Result<Option<u64>, Usage> {
         match p.parse::<u64>(name, above_zero)? {
@@ -169,7 +208,43 @@ fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Res
             n => Ok(n),
         }
     };
-    let defaults = AgentConfig::default();
+    let world = match p.value("--world").or(p.value("--env")).unwrap_or("fixture") {
+        "fixture" => WorldChoice::Fixture,
+        other => {
+            let kind: TaskKind = other.parse().map_err(|_| {
+                Usage::new(
+                    command,
+                    format!(
+                        "unknown world `{other}`: expected fixture ({FIXTURE_IS}), migration, \
+                         records or orchestration"
+                    ),
+                )
+            })?;
+            let horizon = match positive("--horizon")? {
+                Some(h) => u32::try_from(h).map_err(|_| {
+                    Usage::new(command, format!("`--horizon {h}`: at most {}", u32::MAX))
+                })?,
+                None => 250,
+            };
+            let org = p
+                .parse::<u64>("--organisation", "a whole number")?
+                .unwrap_or(0);
+            WorldChoice::Suite(TaskConfig::new(kind, horizon), org)
+        }
+    };
+    if matches!(world, WorldChoice::Fixture)
+        && (p.value("--horizon").is_some() || p.value("--organisation").is_some())
+    {
+        return Err(Usage::new(
+            command,
+            "`--horizon` and `--organisation` are for the suite's worlds, not `fixture`",
+        )
+        .into());
+    }
+    let defaults = match world {
+        WorldChoice::Fixture => AgentConfig::default(),
+        WorldChoice::Suite(task, _) => evoharness_suite::episode::agent_config(&task, 0),
+    };
     let budget = match positive("--budget")? {
         Some(b) => u32::try_from(b)
             .map_err(|_| Usage::new("run", format!("`--budget {b}`: at most {}", u32::MAX)))?,
@@ -188,6 +263,7 @@ fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Res
     };
     let settings = Settings {
         file: file.to_string(),
+        world,
         config: AgentConfig {
             budget,
             selection,
@@ -218,30 +294,31 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     let options::Loaded { policy, device } = options::load(choice, &s.file)?;
     let load_time = loading.elapsed();
     let tool_names = policy.abi().tool_names.clone();
-    let env = FixtureEnv::new();
-    if policy.abi().capacities.tools != env.tools() {
+    let world = s.world.build();
+    let names = s.world.tool_names();
+    if policy.abi().capacities.tools != world.tools() {
         return Err(Failure::other(format!(
-            "{}: the policy is made for {} tools, the fixture environment has {} ({}); \
-             it only fits the fixture policies in runtime/tests/fixtures (the task suite is \
-             not built yet)",
+            "{}: the policy is made for {} tools, the {} world has {} ({})",
             s.file,
             policy.abi().capacities.tools,
-            env.tools(),
-            fixture_env::TOOL_NAMES.join(", ")
+            s.world.name(),
+            world.tools(),
+            names.join(", ")
         )));
     }
-    if !tool_names.is_empty() && tool_names != fixture_env::TOOL_NAMES {
+    if !tool_names.is_empty() && tool_names != names {
         log::warn!(
             target: "evoharness",
-            "the policy's tools ({}) are not the fixture environment's ({}): it runs, but its \
-             tool calls mean something else here",
+            "the policy's tools ({}) are not the {} world's ({}): it runs, but its tool calls \
+             mean something else here",
             tool_names.join(", "),
-            fixture_env::TOOL_NAMES.join(", ")
+            s.world.name(),
+            names.join(", ")
         );
     }
     let mut agent = match &s.resume {
-        None => Agent::new(policy, env, s.config).map_err(|e| Failure::runtime(&e))?,
-        Some(from) => Agent::resume(policy, env, s.config, from).map_err(|e| match e.kind() {
+        None => Agent::new(policy, world, s.config).map_err(|e| Failure::runtime(&e))?,
+        Some(from) => Agent::resume(policy, world, s.config, from).map_err(|e| match e.kind() {
             ErrorKind::Io | ErrorKind::Checkpoint => Failure::about(from, &e),
             _ => Failure::runtime(&e),
         })?,
@@ -263,7 +340,7 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
             .map_err(|e| Failure::about(path, &e))?;
     }
 
-    let mut tally = Tally::new(fixture_env::TOOL_NAMES.len());
+    let mut tally = Tally::new(names.len());
     let mut progress = Progress::new(std::io::stderr().is_terminal() && !s.json);
     let started = Instant::now();
     let limit = s.max_steps.unwrap_or(u64::MAX);
@@ -302,7 +379,8 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     let report = Report {
         s,
         device: &device,
-        tool_names: &fixture_env::TOOL_NAMES,
+        tool_names: &names,
+        verdict: agent.verdict(),
         tally: &tally,
         finished: summary.finished,
         stop,
@@ -424,6 +502,7 @@ struct Report<'a> {
     s: &'a Settings,
     device: &'a str,
     tool_names: &'a [&'a str],
+    verdict: Option<Verdict>,
     tally: &'a Tally,
     finished: Option<bool>,
     stop: &'static str,
@@ -450,7 +529,7 @@ impl Report<'_> {
         let t = self.tally;
         let mut out = format!("evoharness run: {}\n", self.s.file);
         let mut row = |k: &str, v: String| out.push_str(&format!("  {k:<13}{v}\n"));
-        row("environment", format!("fixture: {FIXTURE_IS}"));
+        row("world", self.s.world.describe());
         row(
             "backend",
             format!("{} on {}", options::backend_phrase(), self.device),
@@ -468,6 +547,16 @@ impl Report<'_> {
                 None => "no".to_string(),
             },
         );
+        if let Some(v) = self.verdict {
+            row(
+                "verdict",
+                format!(
+                    "{} ({}, as the world judges it)",
+                    if v.success { "success" } else { "failure" },
+                    count(u64::from(v.violations), "integrity violation")
+                ),
+            );
+        }
         row(
             "budget",
             format!("{} of {} spent", self.spent, self.s.config.budget),
@@ -479,7 +568,7 @@ impl Report<'_> {
             .map(|(n, c)| format!("{n} {c}"))
             .collect();
         row(
-            "world",
+            "tools",
             format!(
                 "{}: {}; {}",
                 count(t.world(), "action"),
@@ -525,7 +614,11 @@ impl Report<'_> {
             .collect();
         serde_json::json!({
             "policy": self.s.file,
-            "environment": "fixture",
+            "world": self.s.world.name(),
+            "verdict": self.verdict.map(|v| serde_json::json!({
+                "success": v.success,
+                "violations": v.violations,
+            })),
             "backend": evoharness_runtime::backend::active().map(|a| a.name()),
             "device": self.device,
             "seed": self.s.config.seed,

@@ -7,28 +7,27 @@
 //! than world actions, the append-only transcript's success falls clearly as the horizon
 //! grows, and random is near zero.
 
-use evoharness_core::{Action, EventBuf, Value};
-use evoharness_runtime::Result;
-use evoharness_runtime::tasks::baselines::{
-    AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness,
-};
-use evoharness_runtime::tasks::episode::{Controller, Decision, Runner, View};
-use evoharness_runtime::tasks::eval::{self, AgentSpec, EvalReport, EvalSpec};
-use evoharness_runtime::tasks::{EpisodeStats, TaskConfig, TaskKind};
+use evoharness_core::{Action, Capacities, EventBuf, Value};
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Agent, Controller, Decision, Needs, Result, View};
+use evoharness_suite::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
+use evoharness_suite::episode::{self, agent_config};
+use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec};
+use evoharness_suite::{EpisodeStats, SuiteWorld, TaskConfig, TaskKind};
 
 /// Seeds no other test uses.
 const HELD_OUT: std::ops::Range<u64> = 9_000..9_060;
 
 fn report(kind: TaskKind, horizon: u32, agent: AgentSpec) -> EvalReport {
     let spec = EvalSpec {
-        families: 100..104,
+        organisations: 100..104,
         ..EvalSpec::new(TaskConfig::new(kind, horizon), HELD_OUT)
     };
     eval::run(&spec, &agent, &|_, _| {}).unwrap().0
 }
 
 #[test]
-fn the_baselines_separate_in_every_family() {
+fn the_baselines_separate_in_every_task_kind() {
     for kind in TaskKind::ALL {
         for h in [50, 1_000] {
             let o = report(kind, h, AgentSpec::Oracle);
@@ -78,18 +77,21 @@ struct Recording<C> {
     decisions: Vec<String>,
 }
 
-impl<C: Controller> Controller for Recording<C> {
+impl<C: Controller<SuiteWorld>> Controller<SuiteWorld> for Recording<C> {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn wants_mask(&self) -> bool {
-        self.inner.wants_mask()
+    fn capacities(&self) -> Capacities {
+        self.inner.capacities()
     }
-    fn begin(&mut self, view: &View<'_>) {
+    fn needs(&self) -> Needs {
+        self.inner.needs()
+    }
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
         self.inner.begin(view);
     }
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
-        let d = self.inner.decide(view)?;
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, rng: &mut SplitMix64) -> Result<Decision> {
+        let d = self.inner.decide(view, rng)?;
         self.decisions.push(format!("{d:?}"));
         Ok(d)
     }
@@ -99,14 +101,20 @@ impl<C: Controller> Controller for Recording<C> {
     }
 }
 
-fn trace(kind: TaskKind, ctl: impl Controller, seed: u64) -> (EpisodeStats, Vec<String>) {
-    let mut rec = Recording {
+fn trace(
+    kind: TaskKind,
+    ctl: impl Controller<SuiteWorld>,
+    seed: u64,
+) -> (EpisodeStats, Vec<String>) {
+    let rec = Recording {
         inner: ctl,
         decisions: Vec::new(),
     };
-    let mut runner = Runner::new(TaskConfig::new(kind, 300), 7).unwrap();
-    let stats = runner.episode(&mut rec, seed, u64::MAX).unwrap();
-    (stats, rec.decisions)
+    let task = TaskConfig::new(kind, 300);
+    let mut agent = Agent::new(rec, SuiteWorld::new(task, 7), agent_config(&task, seed)).unwrap();
+    agent.controller_mut().decisions.clear();
+    let stats = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
+    (stats, agent.into_parts().0.decisions)
 }
 
 #[test]
@@ -130,7 +138,7 @@ fn an_evaluation_does_not_depend_on_its_threads() {
     let run = |threads| {
         let spec = EvalSpec {
             threads,
-            families: 0..3,
+            organisations: 0..3,
             ..EvalSpec::new(task, 0..30)
         };
         eval::run(&spec, &AgentSpec::StaticHarness, &|_, _| {})
@@ -145,18 +153,21 @@ fn lessons_carry_over_within_an_organisation_and_differ_between_them() {
     let mut task = TaskConfig::new(TaskKind::Migration, 300);
     task.faults.poison = 0.2;
     let mut failures = Vec::new();
-    for family in [1, 2] {
-        let mut runner = Runner::new(task, family).unwrap();
+    for org in [1, 2] {
+        let rec = Recording {
+            inner: StaticHarness::default(),
+            decisions: Vec::new(),
+        };
+        let mut agent =
+            Agent::new(rec, SuiteWorld::new(task, org), agent_config(&task, 0)).unwrap();
         let mut first_failed = 0;
         let mut later_failed = 0;
         for seed in 0..6 {
-            let mut rec = Recording {
-                inner: StaticHarness::default(),
-                decisions: Vec::new(),
-            };
-            let stats = runner.episode(&mut rec, seed, u64::MAX).unwrap();
-            assert!(stats.success, "family {family} seed {seed}: {stats:?}");
-            let failed = rec
+            agent.controller_mut().decisions.clear();
+            let stats = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
+            assert!(stats.success, "organisation {org} seed {seed}: {stats:?}");
+            let failed = agent
+                .controller()
                 .decisions
                 .iter()
                 .filter(|d| d.contains("remedy_failed"))
@@ -167,10 +178,10 @@ fn lessons_carry_over_within_an_organisation_and_differ_between_them() {
                 later_failed += failed;
             }
         }
-        // Every lesson maps one of the family's codes to that code's remedy.
-        let codes = runner.world().codes();
-        let lessons = runner.workspace().experience().lessons();
-        assert_eq!(lessons.len(), 3, "family {family}: one lesson per code");
+        // Every lesson maps one of the organisation's codes to that code's remedy.
+        let codes = agent.world().codes();
+        let lessons = agent.workspace().experience().lessons();
+        assert_eq!(lessons.len(), 3, "organisation {org}: one lesson per code");
         for l in lessons {
             let Value::Text(t) = &l.trigger else {
                 panic!("trigger {:?}", l.trigger)
@@ -181,11 +192,11 @@ fn lessons_carry_over_within_an_organisation_and_differ_between_them() {
         }
         assert!(
             first_failed > 0,
-            "family {family}: discovering remedies costs steps"
+            "organisation {org}: discovering remedies costs steps"
         );
         assert_eq!(
             later_failed, 0,
-            "family {family}: a noted remedy is applied at once"
+            "organisation {org}: a noted remedy is applied at once"
         );
         failures.push(codes);
     }
@@ -200,9 +211,10 @@ fn the_oracle_is_within_budget_at_every_horizon() {
     for kind in TaskKind::ALL {
         for h in [50, 100, 10_000] {
             let task = TaskConfig::new(kind, h);
-            let mut runner = Runner::new(task, 0).unwrap();
+            let mut agent =
+                Agent::new(Oracle, SuiteWorld::new(task, 0), agent_config(&task, 0)).unwrap();
             for seed in 0..3 {
-                let s = runner.episode(&mut Oracle, seed, u64::MAX).unwrap();
+                let s = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
                 assert!(s.success, "{kind} h={h} seed={seed}: {s:?}");
                 assert!(s.cost < task.budget() / 2, "{kind} h={h}: {s:?}");
             }

@@ -18,7 +18,7 @@
 
 use std::io::Write;
 
-use evoharness_runtime::tasks::{TaskConfig, TaskKind, Teacher, VecEnv};
+use evoharness_suite::{TaskConfig, TaskKind, Teacher, VecEnv};
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();

@@ -1,5 +1,26 @@
-//! The task suite: simulated long-horizon enterprise workflows that policies are trained and
-//! judged on, the baselines a trained policy must beat, and the evaluation that compares them.
+//! The evoharness task suite: simulated long-horizon enterprise workflows that policies are
+//! trained and judged on, the baselines a trained policy must beat, the vectorised environment
+//! training steps, and the evaluation that compares them.
+//!
+//! Everything here runs on the runtime's one agent loop: a [`SuiteWorld`] is a runtime
+//! [`World`], the baselines are runtime [`Controller`]s, and evaluation and [`VecEnv`] step
+//! [`Agent`]s, so the figures `evoharness eval` prints are those of the loop a host embeds.
+//! Hosts that embed the runtime do not link this crate.
+//!
+//! ```
+//! use evoharness_runtime::{Agent, AgentConfig};
+//! use evoharness_suite::baselines::LeanHarness;
+//! use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind, episode};
+//!
+//! # fn main() -> evoharness_runtime::Result<()> {
+//! let task = TaskConfig::new(TaskKind::Migration, 100);
+//! let world = SuiteWorld::new(task, 7); // organisation 7
+//! let mut agent = Agent::new(LeanHarness, world, episode::agent_config(&task, 0))?;
+//! let stats = episode::run(&mut agent, 1, u64::MAX, None)?;
+//! assert!(stats.success);
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # The three families
 //!
@@ -19,7 +40,7 @@
 //!
 //! - **Partial observability.** The agent sees only the current event. An item's id is in the
 //!   event that fetched it and in the error that refused it, not in what comes after: an item
-//!   caught in an outage ([`World`] docs) must be remembered through the waits, or it is lost
+//!   caught in an outage ([`SuiteWorld`] docs) must be remembered through the waits, or it is lost
 //!   (a gap). Fetching on instead of retrying loses it too.
 //! - **Drift.** Part-way through, one fetch result carries a changed setting (migration: the
 //!   target `schema` becomes 2; records: the accounts' `owner` becomes `b`; orchestration: the
@@ -27,9 +48,10 @@
 //!   landed with tool 2; tool 1 is still *accepted* but writes wrong data (an integrity
 //!   violation), so an agent acting on a stale belief fails.
 //! - **Recurring remedies.** Some items are rejected with an error `code`. Each organisation
-//!   (a *family* seed) has its own codes, each with one right remedy among tools 4–6; finding
-//!   it costs steps, and an agent that noted it (code → tool) can apply it at once in the next
-//!   episode of that family. Families differ, so nothing can be hard-coded.
+//!   (a seed of its own, apart from the task kind) has its own codes, each with one right
+//!   remedy among tools 4–6; finding it costs steps, and an agent that noted it (code → tool)
+//!   can apply it at once in the next episode of that organisation. Organisations differ, so
+//!   nothing can be hard-coded.
 //! - **Faults.** Transient timeouts (retry), outages (`wait` until ready; calling anything else
 //!   before that resets the back-off), rejected items (remedy).
 //!
@@ -54,13 +76,15 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`world`] | [`World`], the simulator of all three families (an [`Environment`]) |
-//! | [`baselines`] | the agents that need no training: oracle, static-harness, append-only, random |
-//! | [`episode`] | running one agent through episodes, with per-family experience |
-//! | [`vec_env`] | [`VecEnv`], many worlds stepped in one call into caller-owned buffers |
-//! | [`eval`] | evaluating an agent on a range of seeds, in parallel |
+//! | [`world`] | [`SuiteWorld`], the simulator of all three families (a runtime [`World`]) |
+//! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
+//! | [`episode`] | scoring an agent's episode step by step ([`EpisodeStats`], [`reward`]), step times |
+//! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers |
+//! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
 //!
-//! [`Environment`]: crate::Environment
+//! [`World`]: evoharness_runtime::World
+//! [`Controller`]: evoharness_runtime::Controller
+//! [`Agent`]: evoharness_runtime::Agent
 
 pub mod baselines;
 pub mod episode;
@@ -75,7 +99,7 @@ use evoharness_core::{Capacities, Costs, Verb};
 use serde::Serialize;
 
 pub use vec_env::{Teacher, VecEnv};
-pub use world::World;
+pub use world::SuiteWorld;
 
 /// The workspace capacities of the suite's policies: 16 facts, 8 steps, 4 lessons, 8 tools.
 pub const CAPACITIES: Capacities = Capacities {
@@ -243,10 +267,10 @@ impl Default for Faults {
     }
 }
 
-/// One task: a family, its size and its fault rates.
+/// One task: a task kind, its size and its fault rates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TaskConfig {
-    /// Which family.
+    /// Which task kind.
     pub kind: TaskKind,
     /// How much work, in steps: an oracle needs about this many. From ~50 to 100,000.
     pub horizon: u32,
@@ -361,7 +385,7 @@ pub fn harness_index(verb: Verb) -> Option<usize> {
 ///
 /// `reward(cost, budget, end)` is one step's reward; `end` is `Some(stats)` on the last step.
 pub mod reward {
-    use super::EpisodeStats;
+    use crate::EpisodeStats;
 
     /// What spending the whole budget costs.
     pub const STEP_PENALTY: f64 = 0.1;
@@ -385,15 +409,7 @@ pub mod reward {
     }
 }
 
-/// Mixes two words into one (SplitMix64's finaliser over their combination): the suite's
-/// deterministic per-item and per-family draws.
-pub(crate) fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub(crate) use evoharness_runtime::rng::mix;
 
 /// A draw in `[0, 1)` from a mixed word.
 pub(crate) fn unit(x: u64) -> f64 {

@@ -1,13 +1,16 @@
 //! The `evoharness` command-line tool, run as a process: `inspect` on every fixture (one clear
-//! line and exit status 2 for each broken one), `run` on the fixture environment, traces, and
-//! argument mistakes.
-
-mod common;
+//! line and exit status 2 for each broken one), `run` in the fixture world and in a suite
+//! world, `eval` with traces, and argument mistakes.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use common::fixture;
+/// A policy fixture of the runtime's tests (`runtime/tests/fixtures`).
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../runtime/tests/fixtures")
+        .join(name)
+}
 
 fn evoharness(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_evoharness"))
@@ -140,7 +143,7 @@ fn other_failures_exit_1_with_one_line() {
 }
 
 #[test]
-fn run_drives_the_fixture_environment_and_summarises() {
+fn run_drives_the_fixture_world_and_summarises() {
     let o = evoharness(&[
         "run",
         &path("mlp.onnx"),
@@ -154,7 +157,7 @@ fn run_drives_the_fixture_environment_and_summarises() {
     // stderr is not a terminal here: no progress line, nothing at all.
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     for want in [
-        "fixture: a toy environment for the fixture policies, not a task",
+        "fixture: a toy world for the fixture policies, not a task",
         "steps",
         "finished",
         "of 20 spent",
@@ -194,7 +197,12 @@ fn run_drives_the_fixture_environment_and_summarises() {
         .map(|t| j["tools"][t].as_u64().unwrap())
         .sum();
     assert_eq!(tools, n("world_actions"));
-    assert_eq!(j["environment"], "fixture");
+    assert_eq!(j["world"], "fixture");
+    assert_eq!(
+        j["verdict"],
+        serde_json::Value::Null,
+        "the toy world judges nothing"
+    );
     assert_eq!(j["backend"], "tract");
     assert_eq!(j["seed"], 4);
 
@@ -300,8 +308,16 @@ fn argument_mistakes_are_named_with_a_hint() {
         ),
         (vec!["run", &mlp, "--budget", "many"], "`--budget many`"),
         (
-            vec!["run", &mlp, "--env", "migration"],
-            "the only one is `fixture`",
+            vec!["run", &mlp, "--world", "payroll"],
+            "unknown world `payroll`",
+        ),
+        (
+            vec!["run", &mlp, "--world", "migration"],
+            "the policy is made for 3 tools, the migration world has 8",
+        ),
+        (
+            vec!["run", &mlp, "--horizon", "100"],
+            "are for the suite's worlds",
         ),
         (
             vec!["run", &mlp, "--device", "gpu"],
@@ -493,7 +509,7 @@ fn eval_prints_a_table_or_json_with_every_field() {
         "3..9",
         "--horizon",
         "200",
-        "--families",
+        "--organisations",
         "10..12",
         "--json",
     ]);
@@ -516,7 +532,7 @@ fn eval_prints_a_table_or_json_with_every_field() {
     }
     assert_eq!(v["task"], "migration");
     assert_eq!(v["episodes"], 6);
-    assert_eq!(v["families"], 2);
+    assert_eq!(v["organisations"], 2);
     assert_eq!(v["mean_harness_actions"], 0.0);
     assert!(v["harness_actions_by_verb"]["track"].is_number());
 }
@@ -594,4 +610,82 @@ fn eval_mistakes_are_named() {
         "{}",
         stderr(&o)
     );
+}
+
+/// The shipped policy, trained for the suite's worlds.
+fn shipped() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/policies/generalist.onnx")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn run_drives_the_shipped_policy_in_a_suite_world_and_reports_its_verdict() {
+    let o = evoharness(&[
+        "run",
+        &shipped(),
+        "--backend",
+        "tract",
+        "--world",
+        "records",
+        "--horizon",
+        "80",
+        "--organisation",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["world"], "records");
+    assert_eq!(j["budget"], 80 * 4 + 256, "the task's own budget");
+    assert_eq!(j["verdict"]["success"], true, "{j}");
+    assert_eq!(j["verdict"]["violations"], 0);
+    assert!(j["tools"]["next"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn eval_writes_a_trace_line_per_step() {
+    let trace = temp("eval-trace.jsonl");
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--agent",
+        "lean-harness",
+        "--seeds",
+        "0..3",
+        "--horizon",
+        "60",
+        "--organisations",
+        "1",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    let n = lines.lines().count() as f64;
+    assert_eq!(n, v["mean_steps"].as_f64().unwrap() * 3.0);
+    let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(first["step"], 1);
+    assert!(first["template"].is_u64());
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--sweep",
+        "--out",
+        "x.svg",
+        "--trace",
+        "t.jsonl",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--trace goes with one evaluation"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_file(&trace);
 }

@@ -21,7 +21,7 @@ evoharness: inspect and run structured-v1 policy files (ONNX)
 
 Usage:
   evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract and check that it loads and runs
-  evoharness run POLICY.onnx [OPTIONS]      run a policy against a built-in environment, with a summary
+  evoharness run POLICY.onnx [OPTIONS]      run a policy in a built-in world (fixture or a suite task), with a summary
   evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness help [COMMAND]                 this help, or a command's

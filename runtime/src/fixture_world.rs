@@ -1,48 +1,48 @@
-//! A toy environment for the test fixture policies: for tests, demos and the `evoharness run`
-//! smoke run. **Not a task.**
+//! A toy world for the test fixture policies: for tests, demos and the `evoharness run` smoke
+//! run. **Not a task.** Behind the `fixture` feature, which embedding builds leave off.
 //!
 //! The fixture policies in `runtime/tests/fixtures/` (random weights, see `runtime/POLICY.md`)
-//! are built for three tools named `copy`, `wait` and `verify`. [`FixtureEnv`] gives those
+//! are built for three tools named `copy`, `wait` and `verify`. [`FixtureWorld`] gives those
 //! three tools a few lines of deterministic behaviour, so that a policy can be driven end to end
 //! without a host: `copy` moves a cursor on by 4, `wait` clears a rate limit, `verify` reports
 //! the cursor, and every fourth call (offset by the seed) is refused with an error event
 //! (`code` 429) until the agent waits. There is no goal to reach and nothing to score: the
-//! simulated enterprise tasks that policies are trained and judged on are a separate, later
-//! part of the runtime.
+//! simulated enterprise tasks that policies are trained and judged on are the task suite (the
+//! `evoharness-suite` crate).
 //!
 //! ```no_run
-//! use evoharness_runtime::{Agent, AgentConfig, Backend, FixtureEnv, PolicyBuilder};
+//! use evoharness_runtime::{Agent, AgentConfig, Backend, FixtureWorld, PolicyBuilder};
 //!
 //! # fn main() -> evoharness_runtime::Result<()> {
 //! let policy = PolicyBuilder::new()
 //!     .backend(Backend::Tract)
 //!     .commit_from_file("runtime/tests/fixtures/mlp.onnx")?;
-//! let mut agent = Agent::new(policy, FixtureEnv::new(), AgentConfig::default())?;
+//! let mut agent = Agent::new(policy, FixtureWorld::new(), AgentConfig::default())?;
 //! let summary = agent.run(50)?;
-//! println!("{} steps, {} tool calls", summary.steps, agent.environment().calls());
+//! println!("{} steps, {} tool calls", summary.steps, agent.world().calls());
 //! # Ok(())
 //! # }
 //! ```
 
-use evoharness_core::{EventBuf, EventKind, FieldBuf, ToolCall, Value};
+use evoharness_core::{EventBuf, EventKind, ToolCall, Value};
 
-use crate::agent::Environment;
+use crate::world::World;
 
-/// The fixture environment's tools, in tool-index order: the `evoharness.tool_names` of the
+/// The fixture world's tools, in tool-index order: the `evoharness.tool_names` of the
 /// fixture policies.
 pub const TOOL_NAMES: [&str; 3] = ["copy", "wait", "verify"];
 
-/// A toy environment with the fixture policies' three tools; see the [module docs](self).
+/// A toy world with the fixture policies' three tools; see the [module docs](self).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FixtureEnv {
+pub struct FixtureWorld {
     cursor: i64,
     calls: u64,
     limited: bool,
     seed: u64,
 }
 
-impl FixtureEnv {
-    /// A fresh environment (the agent's [`Environment::reset`] seeds it).
+impl FixtureWorld {
+    /// A fresh world (the agent's [`World::reset`] seeds it).
     pub fn new() -> Self {
         Self::default()
     }
@@ -63,32 +63,24 @@ impl FixtureEnv {
     }
 }
 
+/// An event of the toy's own: short keys and at most two fields, within the core's bounds.
 fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
-    let mut e = EventBuf {
-        kind,
-        source,
-        fields: Default::default(),
-    };
-    for (k, v) in fields {
-        // Short keys and at most two fields: within the core's limits by construction.
-        let Ok(key) = (*k).try_into() else { continue };
-        let _ = e.fields.push(FieldBuf {
-            key,
-            value: v.clone(),
-        });
-    }
-    e
+    EventBuf::from_fields(kind, source, fields).unwrap_or_else(|_| EventBuf::new(kind, source))
 }
 
-impl Environment for FixtureEnv {
+impl World for FixtureWorld {
     fn tools(&self) -> u16 {
         TOOL_NAMES.len() as u16
     }
 
+    fn tool_name(&self, tool: u16) -> Option<&str> {
+        TOOL_NAMES.get(usize::from(tool)).copied()
+    }
+
     fn reset(&mut self, seed: u64) -> EventBuf {
-        *self = FixtureEnv {
+        *self = FixtureWorld {
             seed,
-            ..FixtureEnv::default()
+            ..FixtureWorld::default()
         };
         event(
             EventKind::Notice,
@@ -131,9 +123,7 @@ impl Environment for FixtureEnv {
         let bad = || {
             crate::Error::new(
                 crate::ErrorKind::Checkpoint,
-                format!(
-                    "a fixture environment cursor is 25 bytes ending in 0 or 1, not {cursor:?}"
-                ),
+                format!("a fixture world cursor is 25 bytes ending in 0 or 1, not {cursor:?}"),
             )
         };
         let Ok(&[ref c @ .., flag]) = <&[u8; 25]>::try_from(cursor) else {
@@ -145,7 +135,7 @@ impl Environment for FixtureEnv {
         // Three little-endian u64s; the array lengths make these conversions exact.
         let word = |i: usize| -> [u8; 8] { c[8 * i..8 * i + 8].try_into().unwrap_or_default() };
         let (c, n, s) = (word(0), word(1), word(2));
-        *self = FixtureEnv {
+        *self = FixtureWorld {
             cursor: i64::from_le_bytes(c),
             calls: u64::from_le_bytes(n),
             seed: u64::from_le_bytes(s),
@@ -168,7 +158,7 @@ mod tests {
 
     #[test]
     fn copies_are_rate_limited_until_a_wait() {
-        let mut env = FixtureEnv::new();
+        let mut env = FixtureWorld::new();
         let first = env.reset(0);
         assert_eq!(first.kind, EventKind::Notice);
         let kinds: Vec<_> = (0..4).map(|_| env.call(&call(0)).kind).collect();
@@ -192,7 +182,7 @@ mod tests {
 
     #[test]
     fn the_cursor_round_trips_and_bad_ones_are_refused() {
-        let mut e = FixtureEnv::new();
+        let mut e = FixtureWorld::new();
         e.reset(9);
         for tool in [0, 0, 1, 2, 0] {
             e.call(&ToolCall {
@@ -202,7 +192,7 @@ mod tests {
         }
         let mut out = Vec::new();
         assert!(e.save_cursor(&mut out));
-        let mut f = FixtureEnv::new();
+        let mut f = FixtureWorld::new();
         f.restore_cursor(&out).unwrap();
         assert_eq!(f, e);
         assert!(f.restore_cursor(&out[..24]).is_err());

@@ -83,11 +83,7 @@ fn smoke(policy: &mut Policy) -> Result<Check, Error> {
         Config::new(caps.tools, 100),
     )
     .map_err(|e| workspace(&e))?;
-    ws.observe_owned(EventBuf {
-        kind: EventKind::Notice,
-        source: 0,
-        fields: Default::default(),
-    });
+    ws.observe_owned(EventBuf::new(EventKind::Notice, 0));
     let layout: Layout = policy.layout();
     let mut obs = vec![0.0; layout.obs_len()];
     let mut mask = vec![0; layout.actions()];

@@ -1,6 +1,6 @@
 //! Evaluating an agent on a range of seeds: what `evoharness eval` runs.
 //!
-//! Episode `s` of a range runs in organisation `families.start + s % families.len()`; the
+//! Episode `s` of a range runs in organisation `organisations.start + s % organisations.len()`; the
 //! episodes of one organisation run in seed order on one workspace, so lessons carry over
 //! from one to the next, as they would for a deployed agent. Organisations run in parallel on
 //! up to `threads` threads. The report is the same whatever the thread count.
@@ -12,14 +12,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use evoharness_core::obs::Layout;
+use evoharness_runtime::{Agent, Controller, Error, ErrorKind, PolicyBuilder, Result, TraceSink};
 use serde::Serialize;
 
-use super::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
-use super::episode::{Controller, Decision, Runner, StepTimes, View};
-use super::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
-use crate::error::{Error, ErrorKind, Result};
-use crate::policy::{Policy, PolicyBuilder};
+use crate::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
+use crate::episode::{self, StepTimes, agent_config};
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
+
+/// A controller of suite agents, of any kind.
+pub type BoxedController = Box<dyn Controller<SuiteWorld> + Send>;
 
 /// Which agent to evaluate.
 #[derive(Clone, Debug)]
@@ -63,8 +65,8 @@ impl AgentSpec {
         }
     }
 
-    /// A fresh agent.
-    pub fn build(&self) -> Result<Box<dyn Controller + Send>> {
+    /// A fresh controller.
+    pub fn build(&self) -> Result<BoxedController> {
         Ok(match self {
             AgentSpec::AppendOnly(w) => Box::new(AppendOnly::new(*w)),
             AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
@@ -73,7 +75,18 @@ impl AgentSpec {
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
                 let policy = builder.clone().commit_from_file(path)?;
-                Box::new(PolicyAgent::new(policy)?)
+                let caps = policy.abi().capacities;
+                if caps != CAPACITIES {
+                    return Err(Error::new(
+                        ErrorKind::Config,
+                        format!(
+                            "the policy was made for capacities {caps:?}; the task suite needs \
+                             {CAPACITIES:?}"
+                        ),
+                    ));
+                }
+                // The policy itself: the controller a host's agent runs, greedy here.
+                Box::new(policy)
             }
         })
     }
@@ -110,64 +123,6 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// A policy driving the suite's tasks greedily (the highest legal logit).
-pub struct PolicyAgent {
-    policy: Policy,
-    layout: Layout,
-    obs: Vec<f32>,
-}
-
-impl PolicyAgent {
-    /// Checks that the policy was made for the suite's capacities and tools.
-    pub fn new(policy: Policy) -> Result<Self> {
-        let caps = policy.abi().capacities;
-        if caps != CAPACITIES {
-            return Err(Error::new(
-                ErrorKind::Config,
-                format!(
-                    "the policy was made for capacities {caps:?}; the task suite needs {CAPACITIES:?}"
-                ),
-            ));
-        }
-        let layout = policy.layout();
-        Ok(Self {
-            obs: vec![0.0; layout.obs_len()],
-            layout,
-            policy,
-        })
-    }
-}
-
-impl Controller for PolicyAgent {
-    fn name(&self) -> String {
-        "policy".into()
-    }
-
-    fn wants_mask(&self) -> bool {
-        true
-    }
-
-    fn begin(&mut self, _view: &View<'_>) {
-        self.policy.reset_state();
-    }
-
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
-        self.layout
-            .encode(view.workspace, &mut self.obs)
-            .map_err(|e| Error::new(ErrorKind::Workspace, format!("encoding: {e}")))?;
-        let logits = self.policy.run(&self.obs, view.mask)?;
-        let mut best = None::<(usize, f32)>;
-        for (i, (&l, &m)) in logits.iter().zip(view.mask).enumerate() {
-            let l = if l.is_nan() { f32::NEG_INFINITY } else { l };
-            if m == 1 && best.is_none_or(|(_, b)| l > b) {
-                best = Some((i, l));
-            }
-        }
-        best.map(|(i, _)| Decision::Template(i))
-            .ok_or_else(|| Error::new(ErrorKind::Workspace, "no legal template"))
-    }
-}
-
 /// What to evaluate.
 #[derive(Clone, Debug)]
 pub struct EvalSpec {
@@ -176,11 +131,15 @@ pub struct EvalSpec {
     /// Episode seeds.
     pub seeds: Range<u64>,
     /// Organisations.
-    pub families: Range<u64>,
+    pub organisations: Range<u64>,
     /// Worker threads (at least 1).
     pub threads: usize,
     /// A step limit per episode (the budget ends episodes long before it).
     pub max_steps: u64,
+    /// Where to write every step's trace record (JSON lines, the agent's own format; see the
+    /// runtime's `trace` module): organisations in order, each one's episodes in seed order.
+    /// Tracing runs on one thread.
+    pub trace: Option<PathBuf>,
 }
 
 impl EvalSpec {
@@ -189,9 +148,10 @@ impl EvalSpec {
         Self {
             task,
             seeds,
-            families: 0..4,
+            organisations: 0..4,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_steps: u64::MAX,
+            trace: None,
         }
     }
 }
@@ -223,7 +183,7 @@ pub struct EvalReport {
     /// Episodes run.
     pub episodes: u64,
     /// Organisations they ran in.
-    pub families: u64,
+    pub organisations: u64,
     /// Share of episodes that succeeded.
     pub success_rate: f64,
     /// Integrity violations over all episodes.
@@ -274,7 +234,10 @@ impl EvalReport {
             horizon: spec.task.horizon,
             budget: spec.task.budget(),
             episodes: episodes.len() as u64,
-            families: spec.families.end.saturating_sub(spec.families.start),
+            organisations: spec
+                .organisations
+                .end
+                .saturating_sub(spec.organisations.start),
             success_rate: sum(&|e| f64::from(u8::from(e.success))) / n,
             integrity_violations: count(&|e| e.violations.total()),
             duplicates: count(&|e| e.violations.duplicates),
@@ -314,7 +277,7 @@ pub fn run(
     if spec.seeds.is_empty() {
         return Err(Error::new(ErrorKind::Config, "no seeds to evaluate"));
     }
-    if spec.families.is_empty() {
+    if spec.organisations.is_empty() {
         return Err(Error::new(
             ErrorKind::Config,
             "no organisations to evaluate in",
@@ -322,7 +285,7 @@ pub fn run(
     }
     let started = Instant::now();
     let total = spec.seeds.end - spec.seeds.start;
-    let nfam = spec.families.end - spec.families.start;
+    let norg = spec.organisations.end - spec.organisations.start;
     // Build one agent first, so that a bad policy file fails before any thread starts.
     let probe = agent.build()?;
     let name = match agent {
@@ -330,14 +293,22 @@ pub fn run(
         _ => probe.name(),
     };
     let mut probe = Some(probe);
-    let families: Vec<u64> = (0..nfam).collect();
+    let organisations: Vec<u64> = (0..norg).collect();
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let results = Mutex::new(Vec::<(u64, EpisodeStats)>::with_capacity(total as usize));
     let times = Mutex::new(StepTimes::default());
     let first_error = Mutex::new(None::<Error>);
     let probe_slot = Mutex::new(probe.take());
-    let threads = spec.threads.clamp(1, nfam.min(total) as usize);
+    let threads = if spec.trace.is_some() {
+        1
+    } else {
+        spec.threads.clamp(1, norg.min(total) as usize)
+    };
+    let trace = match &spec.trace {
+        Some(path) => Some(SharedFile::create(path)?),
+        None => None,
+    };
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -349,23 +320,33 @@ pub fn run(
                     };
                     loop {
                         let f = next.fetch_add(1, Ordering::Relaxed);
-                        if f >= families.len() as u64
+                        if f >= organisations.len() as u64
                             || first_error.lock().is_ok_and(|e| e.is_some())
                         {
                             return Ok(());
                         }
-                        let family = spec.families.start + f;
-                        let mut runner = Runner::new(spec.task, family)?;
+                        let organisation = spec.organisations.start + f;
+                        let first = spec.seeds.start + (f + norg - spec.seeds.start % norg) % norg;
+                        // A new organisation's agent starts without experience.
+                        let world = SuiteWorld::new(spec.task, organisation);
+                        let mut agent = Agent::new(ctl, world, agent_config(&spec.task, first))?;
+                        if let Some(t) = &trace {
+                            agent.set_trace(TraceSink::Json(Box::new(t.clone())))?;
+                        }
                         let mut mine = Vec::new();
-                        let mut s = spec.seeds.start + (f + nfam - spec.seeds.start % nfam) % nfam;
+                        let mut mine_times = StepTimes::default();
+                        let mut s = first;
                         while s < spec.seeds.end {
-                            let stats = runner.episode(&mut *ctl, s, spec.max_steps)?;
+                            let stats =
+                                episode::run(&mut agent, s, spec.max_steps, Some(&mut mine_times))?;
                             mine.push((s, stats));
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                            s += nfam;
+                            s += norg;
                         }
+                        agent.set_trace(TraceSink::Off)?;
+                        ctl = agent.into_parts().0;
                         if let Ok(mut t) = times.lock() {
-                            t.merge(runner.times());
+                            t.merge(&mine_times);
                         }
                         if let Ok(mut r) = results.lock() {
                             r.extend(mine);
@@ -391,6 +372,43 @@ pub fn run(
     report.wall_s = started.elapsed().as_secs_f64();
     report.peak_rss_kib = peak_rss_kib();
     Ok((report, episodes))
+}
+
+/// A trace file that agents write to one after another (a clone per agent).
+#[derive(Clone)]
+struct SharedFile(std::sync::Arc<Mutex<std::io::BufWriter<std::fs::File>>>);
+
+impl SharedFile {
+    fn create(path: &std::path::Path) -> Result<Self> {
+        let f = std::fs::File::create(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("creating the trace file {}", path.display()),
+            )
+            .with_source(e)
+        })?;
+        Ok(Self(std::sync::Arc::new(Mutex::new(
+            std::io::BufWriter::new(f),
+        ))))
+    }
+
+    fn lock(
+        &self,
+    ) -> std::io::Result<std::sync::MutexGuard<'_, std::io::BufWriter<std::fs::File>>> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("a thread writing the trace panicked"))
+    }
+}
+
+impl std::io::Write for SharedFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.lock()?.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.lock()?.flush()
+    }
 }
 
 /// `VmHWM` of `/proc/self/status`.

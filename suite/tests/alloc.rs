@@ -1,5 +1,5 @@
 //! After warm-up, stepping the task suite allocates nothing: a [`VecEnv`] step (world, workspace,
-//! observation, mask, reward, auto-reset) and a [`Runner`] episode of the oracle, the static
+//! observation, mask, reward, auto-reset) and an [`Agent`] episode of the oracle, the static
 //! harness, the lean harness and the random baseline. (The append-only baseline's transcript grows by design.)
 //! Counted by a global allocator that counts per thread, as in `alloc.rs`.
 
@@ -7,9 +7,10 @@
 mod counting;
 
 use counting::{Counting, allocs};
-use evoharness_runtime::tasks::baselines::{LeanHarness, Oracle, RandomAgent, StaticHarness};
-use evoharness_runtime::tasks::episode::{Controller, Runner};
-use evoharness_runtime::tasks::{TaskConfig, TaskKind, VecEnv};
+use evoharness_runtime::{Agent, Controller};
+use evoharness_suite::baselines::{LeanHarness, Oracle, RandomAgent, StaticHarness};
+use evoharness_suite::episode::{self, agent_config};
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind, VecEnv};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -70,21 +71,26 @@ fn a_vec_env_step_allocates_nothing() {
 
 #[test]
 fn baseline_episodes_allocate_nothing_after_the_first() {
-    let agents: [Box<dyn Controller>; 4] = [
-        Box::new(Oracle),
-        Box::new(StaticHarness::default()),
-        Box::new(LeanHarness),
-        Box::new(RandomAgent::default()),
-    ];
-    for mut agent in agents {
-        for kind in TaskKind::ALL {
-            let mut runner = Runner::new(TaskConfig::new(kind, 300), 2).unwrap();
-            runner.episode(&mut *agent, 0, u64::MAX).unwrap();
+    let controllers = || -> [Box<dyn Controller<SuiteWorld>>; 4] {
+        [
+            Box::new(Oracle),
+            Box::new(StaticHarness::default()),
+            Box::new(LeanHarness),
+            Box::new(RandomAgent::default()),
+        ]
+    };
+    for kind in TaskKind::ALL {
+        for ctl in controllers() {
+            let task = TaskConfig::new(kind, 300);
+            let name = ctl.name();
+            let mut agent =
+                Agent::new(ctl, SuiteWorld::new(task, 2), agent_config(&task, 0)).unwrap();
+            episode::run(&mut agent, 0, u64::MAX, None).unwrap();
             let before = allocs();
             for seed in 1..4 {
-                runner.episode(&mut *agent, seed, u64::MAX).unwrap();
+                episode::run(&mut agent, seed, u64::MAX, None).unwrap();
             }
-            assert_eq!(allocs() - before, 0, "{kind}: {}", agent.name());
+            assert_eq!(allocs() - before, 0, "{kind}: {name}");
         }
     }
 }

@@ -1,7 +1,8 @@
 //! [`VecEnv`]: many worlds of one task stepped in one call, for training.
 //!
-//! Each of the `n` environments is a [`Runner`]: a world and a workspace of the suite's
-//! [`CAPACITIES`](super::CAPACITIES). One [`VecEnv::step`] takes one template index per
+//! Each of the `n` environments is an [`Agent`] over a [`SuiteWorld`], with a workspace of the
+//! suite's [`CAPACITIES`] and decisions from outside ([`External`]): a step is
+//! [`Agent::step_with`], the path every agent takes. One [`VecEnv::step`] takes one template index per
 //! environment and writes, into the caller's buffers, each environment's next observation
 //! (structured-v1, `obs_len` floats), its mask (`actions` bytes, 1 = legal), the step's reward
 //! ([`super::reward`]) and a done flag. An environment whose episode ended is reset at once
@@ -9,20 +10,26 @@
 //! episode's stats are kept for [`VecEnv::last_episode`]. Experience carries over between the
 //! episodes of one environment, which stays in one organisation.
 //!
-//! Environment `i` runs organisation `families.start + i % families.len()` and, for its `k`-th
-//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, families)`. With
+//! Environment `i` runs organisation `organisations.start + i % organisations.len()` and, for its `k`-th
+//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, organisations)`. With
 //! groups ([`VecEnv::grouped`], for group-relative policy optimisation) the `group`
 //! environments `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds
-//! instead: `families.start + g % families.len()` and `seed + g + k·(n / group)`.
+//! instead: `organisations.start + g % organisations.len()` and `seed + g + k·(n / group)`.
 //!
 //! After construction a step allocates nothing.
 
 use std::ops::Range;
 
-use super::baselines::{LeanHarness, Oracle};
-use super::episode::{Controller, Decision, Runner};
-use super::{EpisodeStats, TaskConfig};
-use crate::error::{Error, ErrorKind, Result};
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Agent, Controller, Decision, Error, ErrorKind, External, Result};
+
+use crate::baselines::{LeanHarness, Oracle};
+use crate::episode::{Score, agent_config};
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, EpisodeStats, TaskConfig};
+
+/// One environment of a [`VecEnv`].
+pub type Env = Agent<SuiteWorld, External>;
 
 /// A rule-based agent whose choice can be asked for in any state, for imitation learning
 /// ([`VecEnv::teacher_actions`]).
@@ -36,7 +43,8 @@ pub enum Teacher {
 
 /// Many environments of one task; see the [module docs](self).
 pub struct VecEnv {
-    runners: Vec<Runner>,
+    agents: Vec<Env>,
+    scores: Vec<Score>,
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
     seed: u64,
@@ -46,11 +54,11 @@ pub struct VecEnv {
 }
 
 impl VecEnv {
-    /// `n` environments (at least 1) of `task`, in organisations `families` (not empty),
+    /// `n` environments (at least 1) of `task`, in organisations `organisations` (not empty),
     /// seeded from `seed`. Their first episodes start at once: read them with
     /// [`VecEnv::observe`].
-    pub fn new(task: TaskConfig, n: usize, families: Range<u64>, seed: u64) -> Result<Self> {
-        Self::grouped(task, n, 1, families, seed)
+    pub fn new(task: TaskConfig, n: usize, organisations: Range<u64>, seed: u64) -> Result<Self> {
+        Self::grouped(task, n, 1, organisations, seed)
     }
 
     /// Like [`VecEnv::new`], in groups of `group` environments that run the same organisation
@@ -59,7 +67,7 @@ impl VecEnv {
         task: TaskConfig,
         n: usize,
         group: usize,
-        families: Range<u64>,
+        organisations: Range<u64>,
         seed: u64,
     ) -> Result<Self> {
         if group == 0 || !n.is_multiple_of(group) {
@@ -74,24 +82,30 @@ impl VecEnv {
                 "a VecEnv needs at least one environment",
             ));
         }
-        if families.is_empty() {
+        if organisations.is_empty() {
             return Err(Error::new(
                 ErrorKind::Config,
                 "a VecEnv needs at least one organisation",
             ));
         }
-        let nfam = families.end - families.start;
-        let mut runners = Vec::with_capacity(n);
+        let norg = organisations.end - organisations.start;
+        let mut agents = Vec::with_capacity(n);
+        let mut scores = Vec::with_capacity(n);
         for i in 0..n {
             let g = (i / group) as u64;
-            let mut r = Runner::new(task, families.start + g % nfam)?;
-            r.set_timing(false);
-            r.begin(seed.wrapping_add(g));
-            runners.push(r);
+            let world = SuiteWorld::new(task, organisations.start + g % norg);
+            let agent = Agent::new(
+                External(CAPACITIES),
+                world,
+                agent_config(&task, seed.wrapping_add(g)),
+            )?;
+            scores.push(Score::begin(&agent));
+            agents.push(agent);
         }
-        let layout = *runners[0].layout();
+        let layout = *agents[0].layout();
         Ok(Self {
-            runners,
+            agents,
+            scores,
             episodes: vec![0; n],
             last: vec![None; n],
             seed,
@@ -108,12 +122,12 @@ impl VecEnv {
 
     /// Environments.
     pub fn len(&self) -> usize {
-        self.runners.len()
+        self.agents.len()
     }
 
     /// Never: a VecEnv has at least one environment.
     pub fn is_empty(&self) -> bool {
-        self.runners.is_empty()
+        self.agents.is_empty()
     }
 
     /// Floats in one environment's observation.
@@ -126,9 +140,14 @@ impl VecEnv {
         self.actions
     }
 
-    /// Environment `i`'s runner (its world and workspace), if there is one.
-    pub fn env(&self, i: usize) -> Option<&Runner> {
-        self.runners.get(i)
+    /// Environment `i`'s agent (its world and workspace), if there is one.
+    pub fn env(&self, i: usize) -> Option<&Env> {
+        self.agents.get(i)
+    }
+
+    /// The stats of environment `i`'s current episode so far.
+    pub fn current_episode(&self, i: usize) -> Option<&EpisodeStats> {
+        self.scores.get(i).map(Score::stats)
     }
 
     /// The stats of environment `i`'s last finished episode.
@@ -142,7 +161,7 @@ impl VecEnv {
     }
 
     fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
-        let want = self.runners.len() * per;
+        let want = self.agents.len() * per;
         if buf.len() == want {
             Ok(())
         } else {
@@ -151,7 +170,7 @@ impl VecEnv {
                 format!(
                     "{what} has {} elements; {} environments need {want}",
                     buf.len(),
-                    self.runners.len()
+                    self.agents.len()
                 ),
             ))
         }
@@ -162,11 +181,13 @@ impl VecEnv {
     /// a learning policy visits. Allocation-free.
     pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
         self.check_len("out", out, 1)?;
-        for (i, r) in self.runners.iter().enumerate() {
-            let view = r.view(false);
+        // The rules draw nothing at random.
+        let mut rng = SplitMix64(0);
+        for (i, r) in self.agents.iter().enumerate() {
+            let view = r.view();
             let d = match teacher {
-                Teacher::Lean => LeanHarness.decide(&view),
-                Teacher::Oracle => Oracle.decide(&view),
+                Teacher::Lean => LeanHarness.decide(&view, &mut rng),
+                Teacher::Oracle => Oracle.decide(&view, &mut rng),
             }?;
             let Decision::Template(t) = d else {
                 return Err(Error::new(
@@ -183,7 +204,7 @@ impl VecEnv {
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
         self.check_len("obs", obs, self.obs_len)?;
         self.check_len("mask", mask, self.actions)?;
-        for (i, r) in self.runners.iter().enumerate() {
+        for (i, r) in self.agents.iter().enumerate() {
             write(r, i, self.obs_len, self.actions, obs, mask)?;
         }
         Ok(())
@@ -206,29 +227,37 @@ impl VecEnv {
         self.check_len("mask", mask, self.actions)?;
         self.check_len("reward", reward, 1)?;
         self.check_len("done", done, 1)?;
-        for (i, (r, &a)) in self.runners.iter().zip(actions).enumerate() {
-            r.check(a as usize).map_err(|e| {
+        for (i, (r, &a)) in self.agents.iter().zip(actions).enumerate() {
+            r.check(&Decision::Template(a as usize)).map_err(|e| {
                 Error::new(
                     ErrorKind::Config,
                     format!("environment {i}: {}", e.message()),
                 )
             })?;
         }
-        let groups = (self.runners.len() / self.group) as u64;
-        for (i, r) in self.runners.iter_mut().enumerate() {
-            let (rw, over) = r.step(&Decision::Template(actions[i] as usize), None)?;
-            reward[i] = rw as f32;
+        let groups = (self.agents.len() / self.group) as u64;
+        for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
+            let decision = Decision::Template(actions[i] as usize);
+            let report = r.step_with(&decision)?.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Workspace,
+                    format!("environment {i}: its episode is over"),
+                )
+            })?;
+            reward[i] = score.step(r, &report) as f32;
+            let over = r.is_over();
             done[i] = u8::from(over);
             if over {
-                self.last[i] = Some(*r.stats());
+                self.last[i] = Some(*score.stats());
                 self.episodes[i] += 1;
                 let k = self.episodes[i];
                 let g = (i / self.group) as u64;
-                r.begin(
+                r.start_task(
                     self.seed
                         .wrapping_add(g)
                         .wrapping_add(k.wrapping_mul(groups)),
                 );
+                *score = Score::begin(r);
             }
             write(r, i, self.obs_len, self.actions, obs, mask)?;
         }
@@ -237,7 +266,7 @@ impl VecEnv {
 }
 
 fn write(
-    r: &Runner,
+    r: &Env,
     i: usize,
     obs_len: usize,
     actions: usize,
@@ -257,8 +286,8 @@ fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::TaskKind;
-    use crate::tasks::episode::{Controller, View};
+    use crate::TaskKind;
+    use evoharness_runtime::View;
 
     /// Picks the first legal template after a rotating offset: cheap, varied, legal.
     fn pick(mask: &[u8], salt: usize) -> u32 {
@@ -293,7 +322,7 @@ mod tests {
                 );
                 if done[i] == 1 {
                     assert!(v.last_episode(i).is_some());
-                    assert_eq!(v.env(i).unwrap().stats().steps, 0, "reset at once");
+                    assert_eq!(v.current_episode(i).unwrap().steps, 0, "reset at once");
                 }
             }
         }
@@ -389,7 +418,7 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("environment 1"), "{e}");
         assert_eq!(
-            v.env(0).unwrap().stats().steps,
+            v.current_episode(0).unwrap().steps,
             0,
             "environment 0 did not step either"
         );
@@ -411,18 +440,20 @@ mod tests {
         assert!(VecEnv::new(task, 1, 3..3, 0).is_err());
     }
 
-    /// The same episode through a VecEnv and through a Runner gives the same stats.
+    /// The same episode through a VecEnv and through an agent with its own controller gives
+    /// the same stats.
     #[test]
-    fn agrees_with_a_runner() {
+    fn agrees_with_an_agent() {
         struct Rotating(usize);
-        impl Controller for Rotating {
-            fn name(&self) -> String {
-                "rotating".into()
+        impl Controller<SuiteWorld> for Rotating {
+            fn capacities(&self) -> evoharness_core::Capacities {
+                CAPACITIES
             }
-            fn wants_mask(&self) -> bool {
-                true
-            }
-            fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+            fn decide(
+                &mut self,
+                view: &View<'_, SuiteWorld>,
+                _: &mut SplitMix64,
+            ) -> Result<Decision> {
                 self.0 += 1;
                 Ok(Decision::Template(pick(view.mask, self.0) as usize))
             }
@@ -441,8 +472,9 @@ mod tests {
                 .unwrap();
             total += f64::from(rew[0]);
         }
-        let mut r = Runner::new(task, 5).unwrap();
-        let stats = r.episode(&mut Rotating(0), 11, u64::MAX).unwrap();
+        let world = SuiteWorld::new(task, 5);
+        let mut a = Agent::new(Rotating(0), world, agent_config(&task, 11)).unwrap();
+        let stats = crate::episode::run(&mut a, 11, u64::MAX, None).unwrap();
         let vs = v.last_episode(0).unwrap();
         assert_eq!(stats, *vs);
         assert!((stats.reward - total).abs() < 1e-4);

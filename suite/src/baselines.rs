@@ -11,15 +11,21 @@
 //! All but the append-only baseline act through the structured-v1 templates, exactly as a
 //! policy does, so their traces are demonstrations a policy can imitate.
 
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TaskKind, WAIT};
 use evoharness_core::obs::{Layout, Source};
 use evoharness_core::{
-    Action, Arg, EventBuf, EventKind, HeapWorkspace, StepVerb, Template, Value, heapless,
+    Action, Arg, Capacities, EventBuf, EventKind, HeapWorkspace, StepVerb, Template, Value,
+    heapless,
 };
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Needs, Result, View};
 
-use super::episode::{Controller, Decision, View};
-use super::{FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TaskKind, WAIT};
-use crate::agent::SplitMix64;
-use crate::error::{Error, ErrorKind, Result};
+/// The rules read the workspace and the world themselves: no observation, no mask.
+const RULES_NEED: Needs = Needs {
+    obs: false,
+    mask: false,
+};
 
 /// What an event is, for the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,13 +94,21 @@ fn finish(layout: &Layout, success: bool) -> Result<Decision> {
     index(layout, Template::Finish { success })
 }
 
-fn current<'a>(view: &View<'a>) -> Result<&'a EventBuf> {
+fn current<'a>(view: &View<'a, SuiteWorld>) -> Result<&'a EventBuf> {
     view.workspace
         .event()
         .ok_or_else(|| Error::new(ErrorKind::Workspace, "no current event"))
 }
 
-/// The drifted value of a family's setting.
+/// An id as the literal argument of a call: the suite's ids are integers.
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// The drifted value of a task kind's setting.
 fn drifted_value(kind: TaskKind, v: &Value) -> bool {
     match (kind, v) {
         (TaskKind::Migration, Value::Int(s)) => *s == 2,
@@ -114,12 +128,20 @@ impl Oracle {
     const RENEW_BELOW: u32 = 4;
 }
 
-impl Controller for Oracle {
+impl Controller<SuiteWorld> for Oracle {
     fn name(&self) -> String {
         "oracle".into()
     }
 
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
         let (ws, w, layout) = (view.workspace, view.world, view.layout);
         let kind = w.config().kind;
         let e = current(view)?;
@@ -191,12 +213,20 @@ impl Controller for Oracle {
 #[derive(Clone, Debug, Default)]
 pub struct LeanHarness;
 
-impl Controller for LeanHarness {
+impl Controller<SuiteWorld> for LeanHarness {
     fn name(&self) -> String {
         "lean-harness".into()
     }
 
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
         let (ws, layout) = (view.workspace, view.layout);
         let kind = view.world.config().kind;
         let e = current(view)?;
@@ -318,7 +348,7 @@ pub struct StaticHarness {
 }
 
 impl StaticHarness {
-    fn plan(&mut self, view: &View<'_>) -> Result<()> {
+    fn plan(&mut self, view: &View<'_, SuiteWorld>) -> Result<()> {
         let ws = view.workspace;
         let kind = view.world.config().kind;
         let e = current(view)?;
@@ -385,7 +415,7 @@ impl StaticHarness {
         Ok(())
     }
 
-    fn template(&self, job: Job, view: &View<'_>) -> Result<Decision> {
+    fn template(&self, job: Job, view: &View<'_, SuiteWorld>) -> Result<Decision> {
         let (ws, layout) = (view.workspace, view.layout);
         let kind = view.world.config().kind;
         let key_slot = |key: &str| {
@@ -413,7 +443,7 @@ impl StaticHarness {
                     verb: StepVerb::Start,
                 },
             ),
-            Job::Checkpoint(f) => index(layout, Template::Checkpoint { field: f }),
+            Job::Checkpoint(f) => index(layout, Template::Cursor { field: f }),
             Job::Recall(f) => index(layout, Template::Recall { field: f }),
             Job::Note(f) => index(layout, Template::NoteField { field: f }),
             Job::Finish => finish(layout, true),
@@ -460,16 +490,24 @@ impl StaticHarness {
     }
 }
 
-impl Controller for StaticHarness {
+impl Controller<SuiteWorld> for StaticHarness {
     fn name(&self) -> String {
         "static-harness".into()
     }
 
-    fn begin(&mut self, _view: &View<'_>) {
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn begin(&mut self, _view: &View<'_, SuiteWorld>) {
         self.fresh = true;
     }
 
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
         if self.fresh || self.agenda.is_empty() {
             self.plan(view)?;
             self.fresh = false;
@@ -559,10 +597,7 @@ impl AppendOnly {
         } else {
             PUT
         };
-        Decision::Call {
-            tool,
-            arg: Some(id.clone()),
-        }
+        Decision::Call { tool, arg: int(id) }
     }
 
     /// The item of the latest refusal in the window, if it has not landed since.
@@ -609,12 +644,20 @@ impl Default for AppendOnly {
     }
 }
 
-impl Controller for AppendOnly {
+impl Controller<SuiteWorld> for AppendOnly {
     fn name(&self) -> String {
         format!("append-only(window {})", self.window)
     }
 
-    fn begin(&mut self, view: &View<'_>) {
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
         // A new episode starts a new transcript; the old one's memory is released.
         self.transcript = Vec::new();
         self.kind = Some(view.world.config().kind);
@@ -623,7 +666,7 @@ impl Controller for AppendOnly {
         }
     }
 
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
         let kind = view.world.config().kind;
         let fetch = Decision::Call {
             tool: FETCH,
@@ -638,17 +681,14 @@ impl Controller for AppendOnly {
             (Ev::Done, _) => finish(view.layout, true)?,
             (Ev::Fetched, Some(id)) => self.land(kind, id),
             (Ev::Error("timeout"), Some(id)) => match self.last_call() {
-                Some((tool, Some(arg))) if arg.same(id) => Decision::Call {
-                    tool,
-                    arg: Some(id.clone()),
-                },
+                Some((tool, Some(arg))) if arg.same(id) => Decision::Call { tool, arg: int(id) },
                 _ => self.land(kind, id),
             },
             (Ev::Error("unavailable" | "backoff") | Ev::Waiting, _) => call(WAIT),
             (Ev::Error("expired"), _) => call(SPECIAL),
             (Ev::Error("duplicate"), Some(id)) => Decision::Call {
                 tool: SPECIAL,
-                arg: Some(id.clone()),
+                arg: int(id),
             },
             (Ev::Ready | Ev::Token, _) => match self.pending(kind) {
                 Some(id) => self.land(kind, &id.clone()),
@@ -659,17 +699,14 @@ impl Controller for AppendOnly {
                     .get("code")
                     .and_then(|c| self.known_remedy(c))
                     .unwrap_or(REMEDIES[0]);
-                Decision::Call {
-                    tool,
-                    arg: Some(id.clone()),
-                }
+                Decision::Call { tool, arg: int(id) }
             }
             (Ev::Error("remedy_failed"), Some(id)) => {
                 let last = self.last_call().map_or(REMEDIES[0], |(t, _)| t);
                 let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
                 Decision::Call {
                     tool: REMEDIES[(i + 1) % REMEDIES.len()],
-                    arg: Some(id.clone()),
+                    arg: int(id),
                 }
             }
             // A step whose predecessor was lost: ids are opaque, so the lost step cannot be
@@ -699,20 +736,27 @@ pub struct RandomAgent {
     rng: SplitMix64,
 }
 
-impl Controller for RandomAgent {
+impl Controller<SuiteWorld> for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
 
-    fn wants_mask(&self) -> bool {
-        true
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
     }
 
-    fn begin(&mut self, view: &View<'_>) {
+    fn needs(&self) -> Needs {
+        Needs {
+            obs: false,
+            mask: true,
+        }
+    }
+
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
         self.rng = SplitMix64(view.world.seed() ^ 0x7261_6e64);
     }
 
-    fn decide(&mut self, view: &View<'_>) -> Result<Decision> {
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
         let legal = view.mask.iter().filter(|&&m| m == 1).count();
         if legal == 0 {
             return Err(Error::new(ErrorKind::Workspace, "no legal template"));

@@ -5,8 +5,8 @@ use std::ops::Range;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use evoharness_runtime::tasks::eval::{self, AgentSpec, EvalReport, EvalSpec};
-use evoharness_runtime::tasks::{TaskConfig, TaskKind};
+use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec};
+use evoharness_suite::{TaskConfig, TaskKind};
 
 use crate::args::{self, Flag, Parsed, Usage};
 use crate::failure::Failure;
@@ -20,7 +20,10 @@ const FLAGS: &[Flag] = &[
     ),
     Flag::value("--seeds", "a range A..B"),
     Flag::value("--horizon", "a number of steps"),
-    Flag::value("--families", "a number F or a range A..B"),
+    Flag::value("--organisations", "a number N or a range A..B"),
+    // The name this flag had before organisations were called so.
+    Flag::value("--families", "a number N or a range A..B"),
+    Flag::value("--trace", "a file"),
     Flag::value("--threads", "a number of threads"),
     Flag::switch("--json"),
     Flag::switch("--sweep"),
@@ -53,9 +56,12 @@ Options:
                        made for the suite: 16 facts, 8 steps, 4 lessons, 8 tools)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
   --horizon H          the task's size in steps, 50 to 100000 (default 1000)
-  --families F|A..B    organisations: episode s runs in organisation A + s mod (B-A), and an
-                       organisation's episodes run in order, keeping what the agent noted
-                       (default 4, i.e. 0..4)
+  --organisations N|A..B
+                       episode s runs in organisation A + s mod (B-A) (an organisation decides
+                       the error codes and their remedies), and an organisation's episodes run
+                       in order on one agent, keeping what it noted (default 4, i.e. 0..4)
+  --trace FILE         write every step's trace record (JSON lines, the agent's own format),
+                       organisations in order, episodes in seed order; runs on one thread
   --threads N          worker threads (default: one per core; organisations run in parallel)
   --json               print one JSON object (a JSON array with --sweep) instead of a table
   --sweep              run every agent at every horizon and plot success rate against horizon
@@ -90,11 +96,15 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
         .parse()
         .map_err(usage)?;
     let seeds = range(&p, "--seeds")?.unwrap_or(0..100);
-    let families = match p.value("--families") {
+    let (flag, given) = match p.value("--organisations") {
+        Some(v) => ("--organisations", Some(v)),
+        None => ("--families", p.value("--families")),
+    };
+    let organisations = match given {
         None => 0..4,
-        Some(v) => parse_families(v).ok_or_else(|| {
+        Some(v) => parse_organisations(v).ok_or_else(|| {
             usage(format!(
-                "`--families {v}`: expected a number above 0 or a range A..B with A < B"
+                "`{flag} {v}`: expected a number above 0 or a range A..B with A < B"
             ))
         })?,
     };
@@ -105,6 +115,9 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     };
     let json = p.switch("--json");
     let agent = p.value("--agent").map(|a| parse_agent(&p, a)).transpose()?;
+    if p.switch("--sweep") && p.value("--trace").is_some() {
+        return Err(usage("--trace goes with one evaluation, not --sweep".into()).into());
+    }
     if p.switch("--sweep") {
         let out = p
             .value("--out")
@@ -135,7 +148,14 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
             agents.push(a);
         }
         return sweep(
-            kind, &agents, &horizons, seeds, families, threads, json, out,
+            kind,
+            &agents,
+            &horizons,
+            seeds,
+            organisations,
+            threads,
+            json,
+            out,
         );
     }
     if p.value("--horizons").is_some()
@@ -144,6 +164,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     {
         return Err(usage("--horizons, --agents and --out go with --sweep".into()).into());
     }
+
     let agent = agent.ok_or_else(|| usage("missing --agent (or --sweep)".into()))?;
     let horizon = match p.value("--horizon") {
         None => 1_000,
@@ -156,9 +177,10 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     let spec = EvalSpec {
         task: TaskConfig::new(kind, horizon),
         seeds,
-        families,
+        organisations,
         threads,
         max_steps: u64::MAX,
+        trace: p.value("--trace").map(std::path::PathBuf::from),
     };
     let report = evaluate(&spec, &agent)?;
     if json {
@@ -193,7 +215,7 @@ fn parse_range(v: &str) -> Option<Range<u64>> {
     (a < b).then_some(a..b)
 }
 
-fn parse_families(v: &str) -> Option<Range<u64>> {
+fn parse_organisations(v: &str) -> Option<Range<u64>> {
     parse_range(v).or_else(|| v.parse::<u64>().ok().filter(|&n| n > 0).map(|n| 0..n))
 }
 
@@ -296,7 +318,7 @@ fn table(r: &EvalReport) -> String {
         h = r.horizon,
         b = r.budget,
         n = r.episodes,
-        f = r.families,
+        f = r.organisations,
         succ = pct(r.success_rate),
         iv = r.integrity_violations,
         d = r.duplicates,
@@ -326,7 +348,7 @@ fn sweep(
     agents: &[AgentSpec],
     horizons: &[u32],
     seeds: Range<u64>,
-    families: Range<u64>,
+    organisations: Range<u64>,
     threads: usize,
     json: bool,
     out: &str,
@@ -337,7 +359,8 @@ fn sweep(
             let spec = EvalSpec {
                 task: TaskConfig::new(kind, h),
                 seeds: seeds.clone(),
-                families: families.clone(),
+                organisations: organisations.clone(),
+                trace: None,
                 threads,
                 max_steps: u64::MAX,
             };

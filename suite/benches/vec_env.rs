@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use evoharness_runtime::tasks::{TaskConfig, TaskKind, VecEnv};
+use evoharness_suite::{TaskConfig, TaskKind, VecEnv};
 
 fn pick(mask: &[u8], salt: usize) -> u32 {
     let n = mask.len();

@@ -1,4 +1,4 @@
-//! [`World`]: the simulator behind all three task families.
+//! [`SuiteWorld`]: the simulator behind all three task families, a runtime [`World`].
 //!
 //! A world is a queue of `n` items. Its rules, in the order a call is checked:
 //!
@@ -28,19 +28,19 @@
 //! 4. `verify` (migration) says `{landed, pending}`; `auth` (orchestration) renews the token
 //!    (`{token, ttl}`).
 //!
-//! Every draw is a pure function of the family, the seed, the item and the attempt counter, so
+//! Every draw is a pure function of the organisation, the seed, the item and the attempt counter, so
 //! an episode is deterministic for a seed and a sequence of calls. Nothing is allocated after
 //! the first reset at a given size: the per-item state is two bitsets.
 
 use std::fmt::Write as _;
 
-use evoharness_core::{EventBuf, EventKind, FieldBuf, ToolCall, Value, heapless};
+use evoharness_core::{EventBuf, EventKind, ToolCall, Value, heapless};
 
-use super::{
+use crate::{
     FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TOOLS, TaskConfig, TaskKind, Violations, WAIT, mix,
     unit,
 };
-use crate::agent::Environment;
+use evoharness_runtime::{Error, ErrorKind, Verdict, World};
 
 /// Salts that keep the per-item draws independent.
 const POISON: u64 = 0x706f_6973;
@@ -70,12 +70,12 @@ const fn inverse(a: u32) -> u32 {
 
 /// One of the simulated workflows; see the [module docs](self).
 #[derive(Clone, Debug)]
-pub struct World {
+pub struct SuiteWorld {
     config: TaskConfig,
-    family: u64,
+    organisation: u64,
     seed: u64,
     n: u32,
-    /// The family's error codes and, for each, its remedy tool.
+    /// The organisation's error codes and, for each, its remedy tool.
     codes: [(u16, u16); 3],
     delivered: u32,
     block: [u32; BLOCK],
@@ -92,15 +92,15 @@ pub struct World {
     violations: Violations,
 }
 
-impl World {
-    /// A world for this task and organisation; [`Environment::reset`] starts an episode.
-    pub fn new(config: TaskConfig, family: u64) -> Self {
+impl SuiteWorld {
+    /// A world for this task and organisation; [`World::reset`] starts an episode.
+    pub fn new(config: TaskConfig, organisation: u64) -> Self {
         let mut w = Self {
             config,
-            family,
+            organisation,
             seed: 0,
             n: 0,
-            codes: family_codes(family),
+            codes: organisation_codes(organisation),
             delivered: 0,
             block: [0; BLOCK],
             drift_at: None,
@@ -125,14 +125,14 @@ impl World {
     }
 
     /// The organisation: it decides the error codes and their remedies.
-    pub fn family(&self) -> u64 {
-        self.family
+    pub fn organisation(&self) -> u64 {
+        self.organisation
     }
 
     /// Moves to another organisation; takes effect at the next reset.
-    pub fn set_family(&mut self, family: u64) {
-        self.family = family;
-        self.codes = family_codes(family);
+    pub fn set_organisation(&mut self, organisation: u64) {
+        self.organisation = organisation;
+        self.codes = organisation_codes(organisation);
     }
 
     /// The episode's seed.
@@ -199,7 +199,7 @@ impl World {
         get(&self.landed, id)
     }
 
-    /// The family's error codes with their remedy tools.
+    /// The organisation's error codes with their remedy tools.
     pub fn codes(&self) -> [(u16, u16); 3] {
         self.codes
     }
@@ -249,7 +249,7 @@ impl World {
     }
 
     fn start(&mut self, seed: u64) {
-        self.seed = mix(mix(seed, self.family), self.config.kind as u64);
+        self.seed = mix(mix(seed, self.organisation), self.config.kind as u64);
         self.n = self.config.items();
         let words = (self.n as usize).div_ceil(64);
         for set in [&mut self.seen, &mut self.landed] {
@@ -316,10 +316,10 @@ impl World {
         let mut e = event(EventKind::Result, FETCH, &[self.item(id)]);
         if self.drift_at == Some(pos) {
             self.drifted = true;
-            push(&mut e, self.config.kind.mode_key(), self.mode_value(true));
+            let _ = e.push(self.config.kind.mode_key(), self.mode_value(true));
         }
         if let Some(d) = self.duplicate_of(id) {
-            push(&mut e, "dup_of", Value::Int(self.id(d)));
+            let _ = e.push("dup_of", Value::Int(self.id(d)));
         }
         e
     }
@@ -500,14 +500,14 @@ impl Reader<'_> {
     }
 }
 
-impl World {
+impl SuiteWorld {
     /// Decodes and checks a cursor into a new world; `None` for anything malformed.
-    fn decode_cursor(&self, c: &[u8]) -> Option<World> {
+    fn decode_cursor(&self, c: &[u8]) -> Option<SuiteWorld> {
         let mut r = Reader(c);
         if r.u8()? != CURSOR_VERSION || r.u8()? != self.config.kind as u8 {
             return None;
         }
-        let family = r.u64()?;
+        let organisation = r.u64()?;
         let seed = r.u64()?;
         let n = r.u32()?;
         if n != self.config.items() {
@@ -557,12 +557,12 @@ impl World {
             && block.iter().all(|&b| b < n.max(1))
             && outage_left <= outage_len
             && violations.gaps == 0;
-        consistent.then(|| World {
+        consistent.then(|| SuiteWorld {
             config: self.config,
-            family,
+            organisation,
             seed,
             n,
-            codes: family_codes(family),
+            codes: organisation_codes(organisation),
             delivered,
             block,
             drift_at,
@@ -580,9 +580,25 @@ impl World {
     }
 }
 
-impl Environment for World {
+impl World for SuiteWorld {
     fn tools(&self) -> u16 {
         TOOLS as u16
+    }
+
+    fn tool_name(&self, tool: u16) -> Option<&str> {
+        self.config
+            .kind
+            .tool_names()
+            .get(usize::from(tool))
+            .copied()
+    }
+
+    /// Success as [`SuiteWorld::judge`] says, and the violations counted so far.
+    fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
+        Some(Verdict {
+            success: SuiteWorld::judge(self, finished),
+            violations: self.violations().total(),
+        })
     }
 
     /// The whole episode state, so that an agent resumed from a checkpoint continues the same
@@ -593,7 +609,7 @@ impl Environment for World {
     fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
         out.push(CURSOR_VERSION);
         out.push(self.config.kind as u8);
-        out.extend_from_slice(&self.family.to_le_bytes());
+        out.extend_from_slice(&self.organisation.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
         out.extend_from_slice(&self.n.to_le_bytes());
         out.extend_from_slice(&self.delivered.to_le_bytes());
@@ -622,13 +638,13 @@ impl Environment for World {
         true
     }
 
-    /// Restores a cursor of [`Environment::save_cursor`] from a world of the same task (kind
+    /// Restores a cursor of [`World::save_cursor`] from a world of the same task (kind
     /// and horizon); anything else, or bytes that are cut, padded or inconsistent, is refused
-    /// with [`ErrorKind::Checkpoint`](crate::ErrorKind::Checkpoint) and changes nothing.
-    fn restore_cursor(&mut self, cursor: &[u8]) -> crate::Result<()> {
+    /// with [`ErrorKind::Checkpoint`] and changes nothing.
+    fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
         let w = self.decode_cursor(cursor).ok_or_else(|| {
-            crate::Error::new(
-                crate::ErrorKind::Checkpoint,
+            Error::new(
+                ErrorKind::Checkpoint,
                 format!(
                     "not a cursor of a {} world of {} items ({} bytes; one has {} bytes and \
                      two bitsets)",
@@ -725,13 +741,13 @@ impl Environment for World {
     }
 }
 
-/// The family's three error codes (distinct numbers 100–999) and their remedy tools.
-fn family_codes(family: u64) -> [(u16, u16); 3] {
+/// The organisation's three error codes (distinct numbers 100–999) and their remedy tools.
+fn organisation_codes(organisation: u64) -> [(u16, u16); 3] {
     let mut codes = [(0u16, 0u16); 3];
     let mut salt = 0u64;
     for i in 0..3 {
         loop {
-            let h = mix(family, salt);
+            let h = mix(organisation, salt);
             salt += 1;
             let code = 100 + (h % 900) as u16;
             if codes[..i].iter().all(|&(c, _)| c != code) {
@@ -759,29 +775,16 @@ fn text(s: &str) -> Value {
     Value::text(s).unwrap_or(Value::Bool(false))
 }
 
+/// The suite's own events: short keys and few fields, within the core's bounds (the tests
+/// exercise every event the world writes).
 fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
-    let mut e = EventBuf {
-        kind,
-        source,
-        fields: Default::default(),
-    };
-    for (k, v) in fields {
-        push(&mut e, k, v.clone());
-    }
-    e
-}
-
-/// Keys here are the suite's own, under `KEY_MAX`, and no event has more than `FIELDS_MAX`.
-fn push(e: &mut EventBuf, key: &str, value: Value) {
-    if let Ok(key) = key.try_into() {
-        let _ = e.fields.push(FieldBuf { key, value });
-    }
+    EventBuf::from_fields(kind, source, fields).unwrap_or_else(|_| EventBuf::new(kind, source))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::Faults;
+    use crate::Faults;
 
     fn call(tool: u16, id: Option<i64>) -> ToolCall {
         let mut args = heapless::Vec::new();
@@ -822,7 +825,7 @@ mod tests {
     #[test]
     fn a_clean_run_lands_everything_once_and_the_drift_is_said_once() {
         for kind in TaskKind::ALL {
-            let mut w = World::new(quiet(kind, 100), 3);
+            let mut w = SuiteWorld::new(quiet(kind, 100), 3);
             let first = w.reset(1);
             assert_eq!(first.kind, EventKind::Notice);
             let mut mode_mentions = 0;
@@ -850,7 +853,7 @@ mod tests {
 
     #[test]
     fn duplicates_gaps_and_stale_writes_are_violations() {
-        let mut w = World::new(quiet(TaskKind::Migration, 100), 0);
+        let mut w = SuiteWorld::new(quiet(TaskKind::Migration, 100), 0);
         w.reset(2);
         let drift = w.drift_at().unwrap();
         // Deliver item 0, land it twice: a duplicate.
@@ -889,7 +892,7 @@ mod tests {
             },
             ..quiet(TaskKind::Migration, 100)
         };
-        let mut w = World::new(cfg, 0);
+        let mut w = SuiteWorld::new(cfg, 0);
         w.reset(0);
         w.call(&call(FETCH, None));
         let e = w.call(&call(PUT, Some(w.id(0))));
@@ -914,7 +917,7 @@ mod tests {
     }
 
     #[test]
-    fn rejected_items_need_their_familys_remedy() {
+    fn rejected_items_need_their_organisations_remedy() {
         let cfg = TaskConfig {
             faults: Faults {
                 poison: 1.0,
@@ -922,7 +925,7 @@ mod tests {
             },
             ..quiet(TaskKind::Migration, 50)
         };
-        let mut w = World::new(cfg, 11);
+        let mut w = SuiteWorld::new(cfg, 11);
         w.reset(0);
         w.call(&call(FETCH, None));
         let id = w.id(0);
@@ -935,8 +938,8 @@ mod tests {
         assert_eq!(int(&e, "fixed"), Some(id));
         assert!(e.get("code").is_some());
         assert!(w.is_landed(0));
-        // Another family has other codes (and so, in general, other remedies).
-        assert_ne!(World::new(cfg, 12).codes(), w.codes());
+        // Another organisation has other codes (and so, in general, other remedies).
+        assert_ne!(SuiteWorld::new(cfg, 12).codes(), w.codes());
     }
 
     #[test]
@@ -948,7 +951,7 @@ mod tests {
             },
             ..quiet(TaskKind::Records, 100)
         };
-        let mut w = World::new(cfg, 5);
+        let mut w = SuiteWorld::new(cfg, 5);
         w.reset(4);
         let mut order = Vec::new();
         let mut merged = 0;
@@ -979,7 +982,7 @@ mod tests {
         assert!(w.judge(Some(true)), "{:?}", w.violations());
         // Writing a duplicate is refused; merging a record that is no duplicate is a wrong
         // write.
-        let mut w = World::new(cfg, 5);
+        let mut w = SuiteWorld::new(cfg, 5);
         w.reset(4);
         let (mut refused, mut wrong) = (0, 0);
         loop {
@@ -1004,7 +1007,7 @@ mod tests {
     fn tokens_expire_and_steps_wait_for_their_predecessor() {
         let mut cfg = quiet(TaskKind::Orchestration, 100);
         cfg.faults.token_calls = 3;
-        let mut w = World::new(cfg, 0);
+        let mut w = SuiteWorld::new(cfg, 0);
         w.reset(0);
         w.call(&call(FETCH, None));
         w.call(&call(FETCH, None));
@@ -1032,7 +1035,7 @@ mod tests {
 
     #[test]
     fn ids_are_opaque_and_map_back_to_their_index() {
-        let mut w = World::new(TaskConfig::new(TaskKind::Migration, 1_000), 1);
+        let mut w = SuiteWorld::new(TaskConfig::new(TaskKind::Migration, 1_000), 1);
         w.reset(3);
         let ids: Vec<i64> = (0..w.items()).map(|i| w.id(i)).collect();
         for (i, &id) in ids.iter().enumerate() {
@@ -1053,9 +1056,9 @@ mod tests {
         for kind in TaskKind::ALL {
             let cfg = TaskConfig::new(kind, 300);
             let calls: Vec<(u16, usize)> = (0..600).map(|i| ((i % 9) as u16 % 8, i / 4)).collect();
-            let mut a = World::new(cfg, 4);
+            let mut a = SuiteWorld::new(cfg, 4);
             a.reset(8);
-            let play = |w: &mut World, calls: &[(u16, usize)]| -> Vec<String> {
+            let play = |w: &mut SuiteWorld, calls: &[(u16, usize)]| -> Vec<String> {
                 calls
                     .iter()
                     .map(|&(t, i)| {
@@ -1071,7 +1074,7 @@ mod tests {
                 cursor.len(),
                 CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize
             );
-            let mut b = World::new(cfg, 0);
+            let mut b = SuiteWorld::new(cfg, 0);
             b.restore_cursor(&cursor).unwrap();
             assert_eq!(
                 play(&mut a, &calls[300..]),
@@ -1094,7 +1097,7 @@ mod tests {
                 assert!(b.restore_cursor(c).is_err(), "{kind}: {c:?}");
                 assert_eq!(format!("{b:?}"), before);
             }
-            let mut other = World::new(TaskConfig::new(kind, 600), 4);
+            let mut other = SuiteWorld::new(TaskConfig::new(kind, 600), 4);
             assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
         }
     }
@@ -1103,7 +1106,7 @@ mod tests {
     fn the_same_seed_gives_the_same_world() {
         let cfg = TaskConfig::new(TaskKind::Records, 300);
         let trace = |seed| {
-            let mut w = World::new(cfg, 9);
+            let mut w = SuiteWorld::new(cfg, 9);
             let mut out = vec![format!("{:?}", w.reset(seed))];
             for i in 0..400u32 {
                 let id = w.id(i / 3);
