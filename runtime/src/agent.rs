@@ -248,9 +248,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             }
         };
         let layout = Layout::new(caps);
-        let needs = controller.needs();
         Ok(Self {
-            obs: vec![0.0; if needs.obs { layout.obs_len() } else { 0 }],
+            obs: vec![0.0; layout.obs_len()],
             mask: vec![0; layout.actions()],
             rng: SplitMix64(config.seed),
             identity: controller.identity(),

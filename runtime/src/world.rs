@@ -122,3 +122,8 @@ impl<W: World + ?Sized> World for Box<W> {
         (**self).restore_cursor(cursor)
     }
 }
+
+/// The examples of `runtime/WORLD.md`, compiled as doctests.
+#[doc = include_str!("../WORLD.md")]
+#[cfg(doctest)]
+pub struct WorldMd;
