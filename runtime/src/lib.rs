@@ -41,6 +41,7 @@
 //! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
+//! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
 //! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`trace`] | one JSON line (or callback) per step |
 //! | [`rng`] | the one small seeded generator (SplitMix64) |
@@ -59,6 +60,7 @@ pub mod error;
 #[cfg(feature = "fixture")]
 pub mod fixture_world;
 pub mod layout;
+pub mod limits;
 pub mod policy;
 pub mod rng;
 pub mod trace;
@@ -71,6 +73,7 @@ pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
 #[cfg(feature = "fixture")]
 pub use fixture_world::FixtureWorld;
+pub use limits::PolicyLimits;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
 pub use trace::{TraceRecord, TraceSink};
 pub use world::{Verdict, World};
