@@ -359,7 +359,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             }
         };
         let mut agent = Self::build(controller, world, config)?;
-        match agent.restore(&c, &config, refuse) {
+        match agent.restore(&c, &config, name, refuse) {
             Ok(()) => Ok(agent),
             Err(error) => {
                 let (controller, world) = agent.into_parts();
@@ -378,6 +378,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         &mut self,
         c: &Checkpoint<'_>,
         config: &AgentConfig,
+        name: &str,
         refuse: impl Fn(CheckpointError) -> Error,
     ) -> Result<()> {
         if c.policy != self.identity {
@@ -406,7 +407,13 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         let state: Vec<f32> = c.state.floats().collect();
         self.controller.set_state(&state)?;
         if let Some(cursor) = c.world {
-            self.world.restore_cursor(cursor)?;
+            self.world.restore_cursor(cursor).map_err(|e| {
+                Error::new(
+                    ErrorKind::Checkpoint,
+                    format!("checkpoint {name} refused by the world"),
+                )
+                .with_source(e)
+            })?;
         }
         self.steps = c.steps;
         self.world_actions = c.world_actions;

@@ -4,8 +4,8 @@
 //! (`bindings/python/tests/test_parity.py`).
 //!
 //! ```sh
-//! cargo run -p evoharness-runtime --no-default-features --example vec_env_dump -- \
-//!     TASK HORIZON N FAMILY_START FAMILY_COUNT SEED GROUP STEPS OUT_PREFIX
+//! cargo run -p evoharness-suite --no-default-features --example vec_env_dump -- \
+//!     TASK HORIZON N ORG_START ORG_COUNT SEED GROUP STEPS OUT_PREFIX
 //! ```
 //!
 //! The rule: at step `s`, environment `i` takes the lean teacher's template, except when
@@ -24,7 +24,7 @@ fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let [task, horizon, n, fs, fc, seed, group, steps, out] = &a[..] else {
         eprintln!(
-            "usage: vec_env_dump TASK HORIZON N FAMILY_START FAMILY_COUNT SEED GROUP STEPS OUT_PREFIX"
+            "usage: vec_env_dump TASK HORIZON N ORG_START ORG_COUNT SEED GROUP STEPS OUT_PREFIX"
         );
         std::process::exit(2);
     };

@@ -508,6 +508,9 @@ impl SuiteWorld {
             return None;
         }
         let organisation = r.u64()?;
+        if organisation != self.organisation {
+            return None;
+        }
         let seed = r.u64()?;
         let n = r.u32()?;
         if n != self.config.items() {
@@ -638,18 +641,19 @@ impl World for SuiteWorld {
         true
     }
 
-    /// Restores a cursor of [`World::save_cursor`] from a world of the same task (kind
-    /// and horizon); anything else, or bytes that are cut, padded or inconsistent, is refused
+    /// Restores a cursor of [`World::save_cursor`] from a world of the same task (kind and
+    /// size) and organisation; anything else, or bytes that are cut, padded or inconsistent, is refused
     /// with [`ErrorKind::Checkpoint`] and changes nothing.
     fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
         let w = self.decode_cursor(cursor).ok_or_else(|| {
             Error::new(
                 ErrorKind::Checkpoint,
                 format!(
-                    "not a cursor of a {} world of {} items ({} bytes; one has {} bytes and \
-                     two bitsets)",
+                    "not a cursor of a {} world of {} items in organisation {} ({} bytes; one \
+                     has {} bytes and two bitsets)",
                     self.config.kind,
                     self.config.items(),
+                    self.organisation,
                     cursor.len(),
                     CURSOR_HEAD
                 ),
@@ -1074,7 +1078,7 @@ mod tests {
                 cursor.len(),
                 CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize
             );
-            let mut b = SuiteWorld::new(cfg, 0);
+            let mut b = SuiteWorld::new(cfg, 4);
             b.restore_cursor(&cursor).unwrap();
             assert_eq!(
                 play(&mut a, &calls[300..]),
@@ -1099,6 +1103,13 @@ mod tests {
             }
             let mut other = SuiteWorld::new(TaskConfig::new(kind, 600), 4);
             assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
+            let mut elsewhere = SuiteWorld::new(cfg, 5);
+            let before = format!("{elsewhere:?}");
+            assert!(
+                elsewhere.restore_cursor(&cursor).is_err(),
+                "another organisation"
+            );
+            assert_eq!(format!("{elsewhere:?}"), before);
         }
     }
 
