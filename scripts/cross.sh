@@ -55,7 +55,7 @@ case "$arch" in
         ;;
     armv7)
         triple=armv7-unknown-linux-gnueabihf gnu=arm-linux-gnueabihf
-        packages=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross qemu-user)
+        packages=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user)
         qemu=qemu-arm cpu=cortex-a15
         cpuinfo='model name\t: ARMv7 Processor rev 3 (v7l)\nFeatures\t: half thumb fastmult vfp edsp neon vfpv3 tls vfpv4 idiva idivt vfpd32 lpae evtstrm\nCPU implementer\t: 0x41\nCPU architecture: 7\nCPU variant\t: 0x2\nCPU part\t: 0xc0f\nCPU revision\t: 3'
         ort=0
@@ -81,27 +81,6 @@ env_triple="$(tr 'a-z-' 'A-Z_' <<<"$triple")"
 export "CARGO_TARGET_${env_triple}_LINKER=$gnu-gcc" "CC_${triple//-/_}=$gnu-gcc" \
     "AR_${triple//-/_}=$gnu-ar"
 
-if [ "$arch" = sizes ]; then
-    # The embedding library as a product ships it: release-size (opt-level z, fat LTO, stripped,
-    # panics abort), with tract and without it (ONNX Runtime loaded at run time only).
-    row() { printf '%-34s %12s %12s\n' "$@"; }
-    out=()
-    for features in "" "--no-default-features"; do
-        say "cargo build --profile release-size --target $triple -p evoharness-c $features"
-        # shellcheck disable=SC2086 # $features is one flag or none
-        cargo build --locked --profile release-size --target "$triple" -p evoharness-c $features
-        lib="$tdir/$triple/release-size"
-        # The static archive keeps its symbol tables; what a program gains from it is less.
-        out+=("$(row "${features:-(tract, the default)}" "$(stat -c %s "$lib/libevoharness.so")" \
-            "$(stat -c %s "$lib/libevoharness.a")")")
-    done
-    echo
-    row "evoharness-c, $triple" "libevoharness.so" "libevoharness.a"
-    printf '%s\n' "${out[@]}"
-    echo "(bytes; $(rustc -V))"
-    exit 0
-fi
-
 # qemu-user runs the target's programs on this machine. Its -L folder is searched first for
 # every absolute path a program opens: it gives them the target's C library and loader, and a
 # /proc/cpuinfo of the emulated CPU. Without that they read this machine's (x86) one, and
@@ -113,19 +92,12 @@ for i in $(seq 0 $(($(nproc) - 1))); do printf "processor\t: %d\n$cpuinfo\n\n" "
     >"$prefix/proc/cpuinfo"
 on_target() { "$qemu" -cpu "$cpu" -L "$prefix" "$@"; }
 
-say "build the tool and the C library, host and $triple (debug)"
-# No -p for the tool: its package may move; the binary's name does not.
-cargo build --locked --bin evoharness
-cargo build --locked --bin evoharness --target "$triple"
-cargo build --locked -p evoharness-c
-cargo build --locked -p evoharness-c --target "$triple"
-host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
-
 # The C example's build line, the one place to adapt when the library's link line changes:
-# c_example CC LIB_DIR static|shared OUT.
+# c_example CC LIB_DIR static|shared OUT [MORE_FLAGS...].
 c_example() {
     local cc="$1" dir="$2" link="$3" exe="$4"
-    local flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1 examples/c/agent.c -Ibindings/c/include)
+    shift 4
+    local flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1 examples/c/agent.c -Ibindings/c/include "$@")
     if [ "$link" = static ]; then
         # shellcheck disable=SC2046 # one word per library
         "$cc" "${flags[@]}" "$dir/libevoharness.a" -Wl,-z,noexecstack \
@@ -134,6 +106,45 @@ c_example() {
         "$cc" "${flags[@]}" -L"$dir" -levoharness -Wl,-rpath,"$dir" -o "$exe"
     fi
 }
+
+if [ "$arch" = sizes ]; then
+    # The embedding library as a product ships it: release-size (opt-level z, fat LTO, stripped,
+    # panics abort), without tract (ONNX Runtime loaded at run time only) and with it (the
+    # default, built last so that release-size/ keeps it). Both libraries share their file
+    # names, so each is copied to cross/sizes/VARIANT/ before the next build.
+    row() { printf '%-28s %16s %16s %22s\n' "$@"; }
+    rows=()
+    for variant in onnxruntime-only tract; do
+        features=()
+        [ "$variant" = tract ] || features=(--no-default-features)
+        say "cargo build --profile release-size --target $triple -p evoharness-c ${features[*]}"
+        cargo build --locked --profile release-size --target "$triple" -p evoharness-c "${features[@]}"
+        keep="$tdir/cross/sizes/$variant"
+        mkdir -p "$keep"
+        cp "$tdir/$triple/release-size/libevoharness.so" "$tdir/$triple/release-size/libevoharness.a" "$keep/"
+        # The archive holds every object with its symbols; what a program gains from it is what
+        # this stripped, statically linked C example gains.
+        c_example "$gnu-gcc" "$keep" static "$keep/agent" -Os -Wl,--gc-sections -s
+        rows+=("$(row "$variant" "$(stat -c %s "$keep/libevoharness.so")" \
+            "$(stat -c %s "$keep/libevoharness.a")" "$(stat -c %s "$keep/agent")")")
+    done
+    say "the size-built C example runs (tract, under $qemu)"
+    (cd "$keep" && on_target ./agent "$policy" agent.ckpt tract | tail -n 2)
+    echo
+    row "evoharness-c, $triple" "libevoharness.so" "libevoharness.a" "C example, static"
+    printf '%s\n' "${rows[@]}"
+    echo "(bytes; $(rustc -V); $("$gnu-gcc" --version | head -n 1))"
+    exit 0
+fi
+
+say "build the tool and the C library, host and $triple (debug)"
+# No -p for the tool: its package may move; the binary's name does not.
+cargo build --locked --bin evoharness
+cargo build --locked --bin evoharness --target "$triple"
+cargo build --locked -p evoharness-c
+cargo build --locked -p evoharness-c --target "$triple"
+host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
+
 bin="$tdir/cross/$arch/bin"
 mkdir -p "$bin/host" "$bin/$arch"
 for link in static shared; do
@@ -178,14 +189,16 @@ compare() {
         die "$name: $arch did not do what host did (see above)"
 }
 
+# The eval of the shipped policy, greedy: two organisations of two episodes each (each second
+# episode recalls what the first noted). When eval writes a per-step trace, add
+# `--trace trace.jsonl` here and the traces are compared too.
+eval=(eval --agent "policy:$policy" --task migration --horizon 250 --families 2 --threads 1 --json)
+
 backends=(tract)
 [ "$ort" = 1 ] && backends+=(onnxruntime)
 for b in "${backends[@]}"; do
     say "compare, $b: host (x86-64) and $arch under $qemu -cpu $cpu"
-    # The shipped policy, greedy, two organisations of two episodes each (the second episode
-    # recalls what the first noted).
-    compare "eval-$b" tool eval.json eval --agent "policy:$policy" --task migration \
-        --horizon 250 --seeds 0..4 --families 2 --threads 1 --json --backend "$b"
+    compare "eval-$b" tool eval.json "${eval[@]}" --seeds 0..4 --backend "$b"
     # A fixture policy, sampling (softmax at temperature 1, seeded), with its per-step trace.
     compare "run-$b" tool run.json run "$fixture" --temperature 1 --seed 11 --budget 200 \
         --trace trace.jsonl --json --backend "$b"
@@ -194,5 +207,17 @@ for b in "${backends[@]}"; do
         compare "c-$link-$b" "agent-$link" stdout.txt "$policy" agent.ckpt "$b"
     done
 done
+
+say "the comparison can fail: the eval with other seeds, on the host, must not compare equal"
+dir="$tdir/cross/$arch/changed"
+rm -rf "$dir"
+mkdir -p "$dir/other"
+cp -r "$tdir/cross/$arch/eval-tract/host" "$dir/host"
+(cd "$dir/other" && "$host_lib/evoharness" "${eval[@]}" --seeds 1..5 --backend tract) \
+    >"$dir/other/eval.json"
+if python3 scripts/cross-compare.py "$dir/host" "$dir/other" | sed 's/^/  /'; then
+    die "seeds 1..5 compared equal to seeds 0..4: the comparison cannot see a difference"
+fi
+echo "expected: they differ"
 
 say "cross $arch: the same actions and outcomes as on x86-64"
