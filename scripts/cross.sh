@@ -32,7 +32,7 @@ fixture="$root/runtime/tests/fixtures/mlp.onnx"
 die() { echo "cross: error: $*" >&2; exit 1; }
 say() { printf '\n-- %s\n' "$*"; }
 
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,8p' "$root/scripts/cross.sh" | sed 's/^# \{0,1\}//'; exit 2; }
 arch="${1:-}"
 [ $# -ge 1 ] || usage
 shift
@@ -147,9 +147,14 @@ host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
 
 bin="$tdir/cross/$arch/bin"
 mkdir -p "$bin/host" "$bin/$arch"
+# Linking against the debug archive takes seconds: only when the program is older than its inputs.
+fresh() { [ "$1" -nt "$2/libevoharness.a" ] && [ "$1" -nt "$2/libevoharness.so" ] &&
+    [ "$1" -nt examples/c/agent.c ] && [ "$1" -nt bindings/c/include/evoharness.h ] &&
+    [ "$1" -nt "$root/scripts/cross.sh" ]; }
 for link in static shared; do
-    c_example cc "$host_lib" "$link" "$bin/host/agent-$link"
-    c_example "$gnu-gcc" "$target_lib" "$link" "$bin/$arch/agent-$link"
+    fresh "$bin/host/agent-$link" "$host_lib" || c_example cc "$host_lib" "$link" "$bin/host/agent-$link"
+    fresh "$bin/$arch/agent-$link" "$target_lib" ||
+        c_example "$gnu-gcc" "$target_lib" "$link" "$bin/$arch/agent-$link"
 done
 
 host_ort="" target_ort=""
