@@ -11,8 +11,9 @@
 //! Run: `cargo run --release --example quickstart [-- POLICY.onnx [TASK [HORIZON]]]`
 
 use evoharness_core::{Action, Arg, EventBuf, Outcome, Value};
-use evoharness_runtime::tasks::{TaskConfig, TaskKind, World};
-use evoharness_runtime::{Agent, AgentConfig, Backend, PolicyBuilder, Selection};
+use evoharness_runtime::{Agent, Backend, PolicyBuilder};
+use evoharness_suite::episode::agent_config;
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind};
 
 /// The organisation: it decides the error codes and their remedies.
 const ORGANISATION: u64 = 42;
@@ -41,20 +42,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let task = TaskConfig::new(kind, horizon);
     let names = kind.tool_names();
-    let config = AgentConfig {
-        budget: task.budget(),
-        costs: task.costs(),
-        selection: Selection::Argmax,
-        seed: 1,
-    };
-    let mut agent = Agent::new(policy, World::new(task, ORGANISATION), config)?;
+    // The suite's budget and costs for this task, greedy choices, seed 1.
+    let config = agent_config(&task, 1);
+    let mut agent = Agent::new(policy, SuiteWorld::new(task, ORGANISATION), config)?;
     for episode in 1..=2 {
         if episode > 1 {
             // A new task for the same organisation: Belief and Progress are cleared,
             // Experience (the lessons) is kept.
             agent.start_task(episode);
         }
-        let w = agent.environment();
+        let w = agent.world();
         println!(
             "\n== episode {episode}: {kind}, {} items, budget {} steps",
             w.items(),
@@ -122,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         let s = agent.summary();
-        let w = agent.environment();
+        let w = agent.world();
         let v = w.violations();
         println!(
             "  => {}: {} of {} items landed exactly once; {} duplicates, {} gaps, {} wrong writes",

@@ -11,8 +11,7 @@
 
 use evoharness_core::obs::{Layout, Source, Template};
 use evoharness_core::{
-    Config, EventBuf, EventKind, FieldBuf, InlineWorkspace, Outcome, Status, StepVerb, ToolCall,
-    Value,
+    Config, EventBuf, EventKind, InlineWorkspace, Outcome, Status, StepVerb, ToolCall, Value,
 };
 
 /// Tools of the simulated migration.
@@ -31,19 +30,9 @@ struct Migration {
     limited: bool,
 }
 
-fn field(key: &str, value: Value) -> FieldBuf {
-    FieldBuf {
-        key: key.try_into().expect("short key"),
-        value,
-    }
-}
-
-fn event(kind: EventKind, source: u16, fields: &[FieldBuf]) -> EventBuf {
-    EventBuf {
-        kind,
-        source,
-        fields: evoharness_core::heapless::Vec::from_slice(fields).expect("few fields"),
-    }
+/// One of the demo's own events (short keys, few fields).
+fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
+    EventBuf::from_fields(kind, source, fields).expect("the demo's keys are short and few")
 }
 
 impl Migration {
@@ -52,7 +41,7 @@ impl Migration {
         event(
             EventKind::Notice,
             0,
-            &[field("job", job), field("cursor", Value::Int(0))],
+            &[("job", job), ("cursor", Value::Int(0))],
         )
     }
 
@@ -61,21 +50,17 @@ impl Migration {
         match call.tool {
             WAIT => {
                 self.limited = false;
-                event(
-                    EventKind::Result,
-                    WAIT,
-                    &[field("waited", Value::Bool(true))],
-                )
+                event(EventKind::Result, WAIT, &[("waited", Value::Bool(true))])
             }
             _ if self.limited || self.calls.is_multiple_of(5) => {
                 self.limited = true;
                 let code = Value::text("E429").expect("short");
-                event(EventKind::Error, COPY, &[field("code", code)])
+                event(EventKind::Error, COPY, &[("code", code)])
             }
             _ => {
                 let Some(Value::Int(cursor)) = call.args.first() else {
                     let code = Value::text("E400:cursor").expect("short");
-                    return event(EventKind::Error, COPY, &[field("code", code)]);
+                    return event(EventKind::Error, COPY, &[("code", code)]);
                 };
                 // Copying from the cursor the agent gives: a wrong cursor would duplicate or skip.
                 assert_eq!(
@@ -87,10 +72,7 @@ impl Migration {
                 event(
                     EventKind::Result,
                     COPY,
-                    &[
-                        field("cursor", Value::Int(self.copied)),
-                        field("done", done),
-                    ],
+                    &[("cursor", Value::Int(self.copied)), ("done", done)],
                 )
             }
         }
@@ -168,7 +150,7 @@ fn decide(ws: &Ws) -> Template {
                     None => Template::Finish { success: true },
                 };
             }
-            // Keep the cursor current in belief and in the step's checkpoint, then copy on.
+            // Keep the cursor current in belief and in the step's cursor, then copy on.
             let cursor_field = ev
                 .fields
                 .iter()
@@ -184,7 +166,7 @@ fn decide(ws: &Ws) -> Template {
                 }
                 let cp = ws.progress().steps()[0].cursor.as_ref();
                 if cp != ev.get("cursor") && active.is_some() {
-                    return Template::Checkpoint { field: f };
+                    return Template::Cursor { field: f };
                 }
             }
             Template::Act {

@@ -9,11 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/suite-figures}"
 mkdir -p "$out"
-cargo build --release --locked -p evoharness-runtime --bin evoharness
+cargo build --release --locked -p evoharness-cli --bin evoharness
 bin="${CARGO_TARGET_DIR:-target}/release/evoharness"
 
 for task in migration records orchestration; do
-  "$bin" eval --sweep --task "$task" --seeds 10000..10200 --families 1000..1008 \
+  "$bin" eval --sweep --task "$task" --seeds 10000..10200 --organisations 1000..1008 \
     --horizons 50,100,300,1000,3000,10000 --out "$out/$task.svg"
   echo
 done
@@ -23,7 +23,7 @@ printf '%-14s %-15s %8s %9s %9s %13s %10s\n' task agent horizon success p50_us p
 for task in migration records orchestration; do
   for agent in oracle static-harness lean-harness append-only random; do
     for h in 100 100000; do
-      "$bin" eval --task "$task" --agent "$agent" --seeds 10000..10008 --families 1000..1001 \
+      "$bin" eval --task "$task" --agent "$agent" --seeds 10000..10008 --organisations 1000..1001 \
         --threads 1 --horizon "$h" --json |
         python3 -c 'import json, sys
 r = json.load(sys.stdin)

@@ -1,14 +1,17 @@
 //! The C ABI as C and C++ programs use it: builds them with the system's C and C++ compilers
 //! (`CC` and `CXX`, else `cc` and `c++`) with `-Wall -Wextra -Wpedantic -Werror`, against the
-//! `libevoharness.a` and `libevoharness.so` that cargo built for this test, and runs them.
+//! libraries that cargo built for this test (`libevoharness.{a,so}`, the embedding API, and
+//! `libevoharness_suite.{a,so}`, the same with the task suite), and runs them.
 //!
-//! - the header alone, as C11 and as C++17, included twice;
-//! - `bindings/c/tests/api.c`, which calls every exported function and its error paths (and a
-//!   check here that it names every function of the header);
+//! - each header alone, as C11 and as C++17, included twice;
+//! - `bindings/c/tests/api.c`, which calls every function of `evoharness.h` and its error paths,
+//!   linked with `libevoharness`, and `bindings/suite-c/tests/suite.c`, which does the same for
+//!   `evoharness_suite.h`, linked with `libevoharness_suite` (and a check here that each names
+//!   every function of its header);
 //! - `bindings/cpp/tests/wrapper.cpp`, the C++ wrapper;
-//! - the C and C++ examples, which must print the same run, and the C tour of
-//!   `bindings/README.md` as it stands there;
-//! - packaging: `bindings/c/install.sh`, then builds through both pkg-config files;
+//! - the C and C++ examples, which must print the same run with the random fixture and with the
+//!   shipped policy (which succeeds), and the C tour of `bindings/README.md` as it stands there;
+//! - packaging: `bindings/c/install.sh`, then builds through the four pkg-config files;
 //!
 //! and, ignored by default (`.ci/run` runs them with `--ignored`): the CMake config
 //! (needs cmake), every program under AddressSanitizer and UndefinedBehaviorSanitizer, and
@@ -49,12 +52,17 @@ fn work_dir(name: &str) -> PathBuf {
     d
 }
 
-/// The folder with `libevoharness.a` and `libevoharness.so`: cargo built them as this test's
-/// dependency, into the folder that holds the test binary.
+/// The folder with `libevoharness.{a,so}` and `libevoharness_suite.{a,so}`: cargo built them as
+/// this test's dependencies, into the folder that holds the test binary.
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     let dir = exe.parent().expect("a folder").to_path_buf();
-    for lib in ["libevoharness.a", "libevoharness.so"] {
+    for lib in [
+        "libevoharness.a",
+        "libevoharness.so",
+        "libevoharness_suite.a",
+        "libevoharness_suite.so",
+    ] {
         assert!(
             dir.join(lib).is_file(),
             "{lib} is not in {}: cargo builds it there as a dependency of this test",
@@ -71,6 +79,24 @@ fn static_libs() -> Vec<String> {
         .split_whitespace()
         .map(String::from)
         .collect()
+}
+
+/// The library's version (its ABI's), as it reports it.
+fn version() -> String {
+    // SAFETY: a static NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(evoharness::evoharness_version()) }
+        .to_str()
+        .expect("UTF-8")
+        .to_string()
+}
+
+/// The folders with the headers: the C ones and the C++ wrapper's.
+fn include_dirs() -> [PathBuf; 3] {
+    [
+        repo().join("bindings/c/include"),
+        repo().join("bindings/suite-c/include"),
+        repo().join("bindings/cpp/include"),
+    ]
 }
 
 const WARNINGS: [&str; 4] = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"];
@@ -107,21 +133,41 @@ enum Link {
     Shared,
 }
 
+/// Which library a program links: a host links one of the two, never both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Library {
+    /// `libevoharness`: the embedding API.
+    Embedding,
+    /// `libevoharness_suite`: the same and the task suite.
+    Suite,
+}
+
+impl Library {
+    fn name(self) -> &'static str {
+        match self {
+            Library::Embedding => "evoharness",
+            Library::Suite => "evoharness_suite",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Program {
     Api,
+    Suite,
     Wrapper,
     CExample,
     CppExample,
 }
 
 impl Program {
-    fn source(self) -> (&'static str, Lang) {
+    fn source(self) -> (&'static str, Lang, Library) {
         match self {
-            Program::Api => ("bindings/c/tests/api.c", Lang::C),
-            Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp),
-            Program::CExample => ("examples/c/agent.c", Lang::C),
-            Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp),
+            Program::Api => ("bindings/c/tests/api.c", Lang::C, Library::Embedding),
+            Program::Suite => ("bindings/suite-c/tests/suite.c", Lang::C, Library::Suite),
+            Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp, Library::Suite),
+            Program::CExample => ("examples/c/agent.c", Lang::C, Library::Suite),
+            Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp, Library::Suite),
         }
     }
 
@@ -129,19 +175,22 @@ impl Program {
     fn args(self, work: &Path) -> Vec<String> {
         let s = |p: &Path| p.display().to_string();
         match self {
-            Program::Api => vec![
-                s(&fixtures()),
-                s(work),
-                env!("CARGO_PKG_VERSION").to_string(),
-            ],
+            Program::Api | Program::Suite => vec![s(&fixtures()), s(work), version()],
             Program::Wrapper => vec![s(&fixtures()), s(work)],
-            Program::CExample | Program::CppExample => vec![
-                s(&fixtures().join("suite_mlp.onnx")),
-                s(&work.join("agent.ckpt")),
-                "tract".to_string(),
-            ],
+            Program::CExample | Program::CppExample => {
+                example_args(&fixtures().join("suite_mlp.onnx"), work)
+            }
         }
     }
+}
+
+/// The examples' arguments: a policy, the checkpoint file, the backend.
+fn example_args(policy: &Path, work: &Path) -> Vec<String> {
+    vec![
+        policy.display().to_string(),
+        work.join("agent.ckpt").display().to_string(),
+        "tract".to_string(),
+    ]
 }
 
 fn check_output(what: &str, out: &Output) {
@@ -162,17 +211,14 @@ fn run_command(what: &str, cmd: &mut Command) -> Output {
     out
 }
 
-/// Compiles and links `source` into `exe`, with warnings as errors.
-fn compile(source: &Path, lang: Lang, link: Link, sanitize: bool, exe: &Path) {
+/// Compiles and links `source` into `exe` with `library`, with warnings as errors.
+fn compile(source: &Path, lang: Lang, library: Library, link: Link, sanitize: bool, exe: &Path) {
     let libs = lib_dir();
     let mut cmd = Command::new(lang.compiler());
-    cmd.arg(lang.std())
-        .args(WARNINGS)
-        .arg("-g")
-        .arg("-I")
-        .arg(repo().join("bindings/c/include"))
-        .arg("-I")
-        .arg(repo().join("bindings/cpp/include"));
+    cmd.arg(lang.std()).args(WARNINGS).arg("-g");
+    for dir in include_dirs() {
+        cmd.arg("-I").arg(dir);
+    }
     if sanitize {
         cmd.args([
             "-fsanitize=address,undefined",
@@ -185,14 +231,14 @@ fn compile(source: &Path, lang: Lang, link: Link, sanitize: bool, exe: &Path) {
         Link::Static => {
             // The Rust library's assembly kernels carry no stack note: say the stack is not
             // executable, as the pkg-config and CMake files do.
-            cmd.arg(libs.join("libevoharness.a"))
+            cmd.arg(libs.join(format!("lib{}.a", library.name())))
                 .arg("-Wl,-z,noexecstack")
                 .args(static_libs());
         }
         Link::Shared => {
             cmd.arg("-L")
                 .arg(&libs)
-                .arg("-levoharness")
+                .arg(format!("-l{}", library.name()))
                 .arg(format!("-Wl,-rpath,{}", libs.display()));
         }
     }
@@ -211,77 +257,71 @@ fn program(p: Program, link: Link, sanitize: bool) -> PathBuf {
     if let Some(exe) = map.get(&key) {
         return exe.clone();
     }
-    let (source, lang) = p.source();
+    let (source, lang, library) = p.source();
     let exe = out_dir().join(format!(
         "{p:?}-{link:?}{}",
         if sanitize { "-asan" } else { "" }
     ));
-    compile(&repo().join(source), lang, link, sanitize, &exe);
+    compile(&repo().join(source), lang, library, link, sanitize, &exe);
     map.insert(key, exe.clone());
     exe
 }
 
-/// Runs a program plainly, in a fresh work folder.
-fn run(p: Program, link: Link) -> String {
+/// Runs a program plainly, in a fresh work folder, with `args` (else its own).
+fn run_with(p: Program, link: Link, name: &str, args: Option<Vec<String>>) -> String {
     let exe = program(p, link, false);
-    let work = work_dir(&format!("{p:?}-{link:?}"));
+    let work = work_dir(&format!("{p:?}-{link:?}{name}"));
+    let args = args.unwrap_or_else(|| p.args(&work));
     let out = run_command(
         &format!("{p:?}"),
-        Command::new(&exe).args(p.args(&work)).current_dir(&work),
+        Command::new(&exe).args(args).current_dir(&work),
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
+/// Runs a program plainly, in a fresh work folder.
+fn run(p: Program, link: Link) -> String {
+    run_with(p, link, "", None)
+}
+
+/// Each header: the two C ones and the C++ wrapper's two.
 #[test]
 fn the_header_compiles_alone_as_c11_and_cpp17_and_twice() {
     let dir = out_dir();
-    for (lang, ext) in [(Lang::C, "c"), (Lang::Cpp, "cpp")] {
-        for (name, text) in [
-            ("alone", "#include \"evoharness.h\"\n"),
-            (
-                "twice",
-                "#include \"evoharness.h\"\n#include \"evoharness.h\"\nint f(void);\n",
-            ),
-        ] {
-            let src = dir.join(format!("header_{name}.{ext}"));
-            std::fs::write(&src, text).expect("writing a source file");
-            run_command(
-                &format!("the header {name} as {}", lang.std()),
-                Command::new(lang.compiler())
-                    .arg(lang.std())
-                    .args(WARNINGS)
-                    .arg("-fsyntax-only")
-                    .arg("-I")
-                    .arg(repo().join("bindings/c/include"))
-                    .arg(&src),
-            );
+    let headers = [
+        ("evoharness.h", Lang::C),
+        ("evoharness_suite.h", Lang::C),
+        ("evoharness.hpp", Lang::Cpp),
+        ("evoharness_suite.hpp", Lang::Cpp),
+    ];
+    for (header, only) in headers {
+        for (lang, ext) in [(Lang::C, "c"), (Lang::Cpp, "cpp")] {
+            if only == Lang::Cpp && lang == Lang::C {
+                continue;
+            }
+            for (name, text) in [
+                ("alone", format!("#include \"{header}\"\n")),
+                (
+                    "twice",
+                    format!("#include \"{header}\"\n#include \"{header}\"\nint f(void);\n"),
+                ),
+            ] {
+                let src = dir.join(format!("{}_{name}.{ext}", header.replace('.', "_")));
+                std::fs::write(&src, text).expect("writing a source file");
+                let mut cmd = Command::new(lang.compiler());
+                cmd.arg(lang.std()).args(WARNINGS).arg("-fsyntax-only");
+                for dir in include_dirs() {
+                    cmd.arg("-I").arg(dir);
+                }
+                run_command(&format!("{header} {name} as {}", lang.std()), cmd.arg(&src));
+            }
         }
     }
-    // The C++ wrapper alone too.
-    let src = dir.join("wrapper_alone.cpp");
-    std::fs::write(
-        &src,
-        "#include \"evoharness.hpp\"\n#include \"evoharness.hpp\"\n",
-    )
-    .expect("writing a source file");
-    run_command(
-        "the C++ wrapper alone",
-        Command::new(Lang::Cpp.compiler())
-            .arg(Lang::Cpp.std())
-            .args(WARNINGS)
-            .arg("-fsyntax-only")
-            .arg("-I")
-            .arg(repo().join("bindings/c/include"))
-            .arg("-I")
-            .arg(repo().join("bindings/cpp/include"))
-            .arg(&src),
-    );
 }
 
-/// The functions the header declares.
-fn header_functions() -> BTreeSet<String> {
-    let header = std::fs::read_to_string(repo().join("bindings/c/include/evoharness.h"))
-        .expect("the header");
+/// The functions a header declares.
+fn header_functions(header: &str) -> BTreeSet<String> {
+    let header = std::fs::read_to_string(repo().join(header)).expect("the header");
     header
         .lines()
         .filter(|l| !l.starts_with(' ') && !l.starts_with("typedef") && !l.starts_with('#'))
@@ -293,16 +333,38 @@ fn header_functions() -> BTreeSet<String> {
         .collect()
 }
 
+/// The functions of `header` that `program` never calls.
+fn never_called(header: &str, program: &str) -> Vec<String> {
+    let source = std::fs::read_to_string(repo().join(program)).expect("the program");
+    header_functions(header)
+        .into_iter()
+        .filter(|f| !source.contains(&format!("{f}(")))
+        .collect()
+}
+
 #[test]
-fn the_api_program_calls_every_function_of_the_header() {
-    let functions = header_functions();
-    assert!(functions.len() > 50, "{functions:?}");
-    let api = std::fs::read_to_string(repo().join("bindings/c/tests/api.c")).expect("api.c");
-    let missing: Vec<_> = functions
-        .iter()
-        .filter(|f| !api.contains(&format!("{f}(")))
-        .collect();
+fn the_test_programs_call_every_function_of_their_headers() {
+    let embedding = header_functions("bindings/c/include/evoharness.h");
+    let suite = header_functions("bindings/suite-c/include/evoharness_suite.h");
+    assert!(
+        embedding.len() > 45 && suite.len() > 10,
+        "{embedding:?} {suite:?}"
+    );
+    // The suite's header declares only the suite's functions; every one is named for it.
+    assert!(embedding.is_disjoint(&suite), "{suite:?}");
+    for f in &suite {
+        assert!(
+            f.starts_with("evoharness_suite_") || f.starts_with("evoharness_vec_env_"),
+            "{f} is in evoharness_suite.h"
+        );
+    }
+    let missing = never_called("bindings/c/include/evoharness.h", "bindings/c/tests/api.c");
     assert!(missing.is_empty(), "api.c never calls {missing:?}");
+    let missing = never_called(
+        "bindings/suite-c/include/evoharness_suite.h",
+        "bindings/suite-c/tests/suite.c",
+    );
+    assert!(missing.is_empty(), "suite.c never calls {missing:?}");
 }
 
 #[test]
@@ -312,9 +374,22 @@ fn the_api_program_passes_every_check() {
 }
 
 #[test]
+fn the_suite_program_passes_every_check() {
+    let out = run(Program::Suite, Link::Static);
+    assert!(out.trim_end().ends_with(" checks, 0 failed"), "{out}");
+}
+
+#[test]
 fn the_cpp_wrapper_program_passes_every_check() {
     let out = run(Program::Wrapper, Link::Static);
     assert!(out.trim_end().ends_with(" checks, 0 failed"), "{out}");
+}
+
+fn strip_checkpoint_line(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.starts_with("checkpoint written to "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
@@ -322,13 +397,11 @@ fn the_c_and_cpp_examples_run_a_suite_task_with_a_host_tool_alike() {
     // The C example through the shared library, the C++ one through the static one.
     let c = run(Program::CExample, Link::Shared);
     let cpp = run(Program::CppExample, Link::Static);
-    let strip = |s: &str| {
-        s.lines()
-            .filter(|l| !l.starts_with("checkpoint written to "))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    assert_eq!(strip(&c), strip(&cpp), "the two examples differ");
+    assert_eq!(
+        strip_checkpoint_line(&c),
+        strip_checkpoint_line(&cpp),
+        "the two examples differ"
+    );
     for line in [
         "policy: structured-v1, 564 observation floats, 348 action templates, 8 tools, on tract",
         "before the checkpoint: 30 steps",
@@ -351,6 +424,38 @@ fn the_c_and_cpp_examples_run_a_suite_task_with_a_host_tool_alike() {
     assert!(calls > 0, "{c}");
 }
 
+/// The examples with the shipped, trained policy: the same run in C and C++, and the task
+/// succeeds across the checkpoint and resume.
+#[test]
+fn the_c_and_cpp_examples_succeed_with_the_shipped_policy() {
+    let policy = repo().join("examples/policies/generalist.onnx");
+    let work = work_dir("shipped");
+    let c = run_with(
+        Program::CExample,
+        Link::Shared,
+        "-shipped",
+        Some(example_args(&policy, &work)),
+    );
+    let cpp = run_with(
+        Program::CppExample,
+        Link::Static,
+        "-shipped",
+        Some(example_args(&policy, &work)),
+    );
+    assert_eq!(
+        strip_checkpoint_line(&c),
+        strip_checkpoint_line(&cpp),
+        "the two examples differ"
+    );
+    for line in [
+        "resumed from the checkpoint: 30 steps",
+        "finished claiming success",
+        "task: 20 of 20 items landed, 0 duplicates, 0 wrong writes: succeeded",
+    ] {
+        assert!(c.contains(line), "no `{line}` in:\n{c}");
+    }
+}
+
 /// The C tour in `bindings/README.md`, compiled and run as it stands there: a new user's first
 /// program (load a policy, register a tool, run, checkpoint, resume, run to the end).
 #[test]
@@ -365,16 +470,14 @@ fn the_readme_tour_compiles_and_runs() {
     let src = out_dir().join("tour.c");
     std::fs::write(&src, code).expect("writing tour.c");
     let exe = out_dir().join("tour");
-    compile(&src, Lang::C, Link::Static, false, &exe);
+    // The embedding library alone: the tour needs nothing of the suite.
+    compile(&src, Lang::C, Library::Embedding, Link::Shared, false, &exe);
     // Its paths are relative to the repository root: give it one with just the policy.
     let work = work_dir("tour");
     let fixtures_dir = work.join("runtime/tests/fixtures");
     std::fs::create_dir_all(&fixtures_dir).expect("creating the fixtures folder");
-    std::fs::copy(
-        fixtures().join("suite_mlp.onnx"),
-        fixtures_dir.join("suite_mlp.onnx"),
-    )
-    .expect("copying the policy");
+    std::fs::copy(fixtures().join("mlp.onnx"), fixtures_dir.join("mlp.onnx"))
+        .expect("copying the policy");
     let out = run_command(
         "the README tour",
         Command::new(&exe)
@@ -386,13 +489,24 @@ fn the_readme_tour_compiles_and_runs() {
     let line = stdout.trim_end();
     let (steps, rest) = line
         .split_once(" steps, ")
-        .expect("`N steps, M verify calls`");
+        .expect("`N steps, M tool calls`");
     assert!(steps.parse::<u64>().is_ok_and(|n| n > 20), "{line}");
-    assert!(rest.ends_with(" verify calls"), "{line}");
+    let calls = rest.strip_suffix(" tool calls").expect("`M tool calls`");
+    assert!(calls.parse::<u64>().is_ok_and(|n| n > 0), "{line}");
     assert!(work.join("agent.ckpt").is_file(), "no checkpoint written");
 }
 
-/// The pkg-config files of an install, used the way their comments say.
+/// What an install's programs print when they succeed.
+fn installed_program_ran(p: Program, stdout: &[u8]) -> bool {
+    let out = String::from_utf8_lossy(stdout);
+    match p {
+        Program::Api => out.trim_end().ends_with(" checks, 0 failed"),
+        _ => out.contains("at the end: "),
+    }
+}
+
+/// The pkg-config files of an install, used the way their comments say: the embedding library
+/// with the program that calls every function of its header, the suite's with the examples.
 #[test]
 fn an_install_links_through_pkg_config_shared_and_static() {
     let prefix = out_dir().join("prefix");
@@ -407,19 +521,26 @@ fn an_install_links_through_pkg_config_shared_and_static() {
     for f in [
         "include/evoharness.h",
         "include/evoharness.hpp",
+        "include/evoharness_suite.h",
+        "include/evoharness_suite.hpp",
         "lib/libevoharness.a",
         "lib/libevoharness.so",
+        "lib/libevoharness_suite.a",
+        "lib/libevoharness_suite.so",
         "lib/cmake/evoharness/evoharness-config.cmake",
         "lib/cmake/evoharness/evoharness-config-version.cmake",
     ] {
         assert!(prefix.join(f).is_file(), "{f} is not installed");
     }
     let pc_dir = prefix.join("lib/pkgconfig");
-    for (package, lang, source) in [
-        ("evoharness", Lang::C, "examples/c/agent.c"),
-        ("evoharness-static", Lang::C, "examples/c/agent.c"),
-        ("evoharness-static", Lang::Cpp, "examples/cpp/agent.cpp"),
+    for (package, program) in [
+        ("evoharness", Program::Api),
+        ("evoharness-static", Program::Api),
+        ("evoharness-suite", Program::CExample),
+        ("evoharness-suite-static", Program::CExample),
+        ("evoharness-suite-static", Program::CppExample),
     ] {
+        let (source, lang, _) = program.source();
         let flags = run_command(
             &format!("pkg-config {package} (is pkg-config installed?)"),
             Command::new("pkg-config")
@@ -427,15 +548,15 @@ fn an_install_links_through_pkg_config_shared_and_static() {
                 .args(["--cflags", "--libs", package]),
         );
         let flags = String::from_utf8(flags.stdout).expect("UTF-8 flags");
-        let version = run_command(
+        let modversion = run_command(
             "pkg-config --modversion",
             Command::new("pkg-config")
                 .env("PKG_CONFIG_PATH", &pc_dir)
                 .args(["--modversion", package]),
         );
         assert_eq!(
-            String::from_utf8_lossy(&version.stdout).trim(),
-            env!("CARGO_PKG_VERSION")
+            String::from_utf8_lossy(&modversion.stdout).trim(),
+            version()
         );
         let exe = out_dir().join(format!("pc-{package}-{lang:?}"));
         run_command(
@@ -454,15 +575,15 @@ fn an_install_links_through_pkg_config_shared_and_static() {
         let out = run_command(
             &format!("{source} built with {package}"),
             Command::new(&exe)
-                .args(Program::CExample.args(&work))
+                .args(program.args(&work))
                 .current_dir(&work),
         );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("at the end: "));
+        assert!(installed_program_ran(program, &out.stdout), "{program:?}");
     }
 }
 
 /// The CMake config of an install: a consumer project that finds the package and builds the
-/// examples against each of its targets.
+/// test programs and examples against each of its targets.
 #[test]
 #[ignore = "needs cmake; .ci/run installs it and runs this"]
 fn an_install_builds_through_the_cmake_config() {
@@ -478,7 +599,14 @@ fn an_install_builds_through_the_cmake_config() {
     let project = out_dir().join("cmake-consumer");
     let _ = std::fs::remove_dir_all(&project);
     std::fs::create_dir_all(&project).expect("creating the project folder");
-    let examples = repo().join("examples");
+    // MAJOR.MINOR of the library: before 1.0, a minor version is an ABI.
+    let v = version();
+    let minor = v.rsplit_once('.').map_or(v.as_str(), |(mm, _)| mm);
+    std::fs::write(
+        project.join("version.cpp"),
+        "#include <evoharness.hpp>\nint main() { return evoharness::version().empty() ? 1 : 0; }\n",
+    )
+    .expect("writing version.cpp");
     std::fs::write(
         project.join("CMakeLists.txt"),
         format!(
@@ -486,16 +614,27 @@ fn an_install_builds_through_the_cmake_config() {
 project(consumer C CXX)
 set(CMAKE_C_STANDARD 11)
 set(CMAKE_CXX_STANDARD 17)
-find_package(evoharness 0.1 REQUIRED)
+find_package(evoharness {minor} REQUIRED)
+if(NOT evoharness_suite_FOUND)
+  message(FATAL_ERROR "the suite's library is not installed")
+endif()
 add_compile_options(-Wall -Wextra -Wpedantic -Werror)
-add_executable(agent_shared "{examples}/c/agent.c")
-target_link_libraries(agent_shared PRIVATE evoharness::evoharness)
-add_executable(agent_static "{examples}/c/agent.c")
-target_link_libraries(agent_static PRIVATE evoharness::evoharness_static)
-add_executable(agent_cpp "{examples}/cpp/agent.cpp")
-target_link_libraries(agent_cpp PRIVATE evoharness::cpp)
+add_executable(api_shared "{api}")
+target_link_libraries(api_shared PRIVATE evoharness::evoharness)
+add_executable(api_static "{api}")
+target_link_libraries(api_static PRIVATE evoharness::evoharness_static)
+add_executable(version_cpp version.cpp)
+target_link_libraries(version_cpp PRIVATE evoharness::cpp)
+add_executable(agent_shared "{c}")
+target_link_libraries(agent_shared PRIVATE evoharness::suite)
+add_executable(agent_static "{c}")
+target_link_libraries(agent_static PRIVATE evoharness::suite_static)
+add_executable(agent_cpp "{cpp}")
+target_link_libraries(agent_cpp PRIVATE evoharness::suite_cpp)
 "#,
-            examples = examples.display()
+            api = repo().join(Program::Api.source().0).display(),
+            c = repo().join(Program::CExample.source().0).display(),
+            cpp = repo().join(Program::CppExample.source().0).display(),
         ),
     )
     .expect("writing CMakeLists.txt");
@@ -513,20 +652,28 @@ target_link_libraries(agent_cpp PRIVATE evoharness::cpp)
         "cmake build",
         Command::new("cmake").arg("--build").arg(&build),
     );
-    for exe in ["agent_shared", "agent_static", "agent_cpp"] {
+    for (exe, program) in [
+        ("api_shared", Program::Api),
+        ("api_static", Program::Api),
+        ("agent_shared", Program::CExample),
+        ("agent_static", Program::CExample),
+        ("agent_cpp", Program::CppExample),
+    ] {
         let work = work_dir(&format!("cmake-{exe}"));
         let out = run_command(
             exe,
             Command::new(build.join(exe))
-                .args(Program::CExample.args(&work))
+                .args(program.args(&work))
                 .current_dir(&work),
         );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("at the end: "));
+        assert!(installed_program_ran(program, &out.stdout), "{exe}");
     }
+    run_command("version_cpp", &mut Command::new(build.join("version_cpp")));
 }
 
-const ALL: [(Program, Link); 4] = [
+const ALL: [(Program, Link); 5] = [
     (Program::Api, Link::Static),
+    (Program::Suite, Link::Static),
     (Program::Wrapper, Link::Static),
     (Program::CExample, Link::Shared),
     (Program::CppExample, Link::Static),

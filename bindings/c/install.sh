@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Installs the C library for use without cargo: headers, libevoharness.{a,so}, pkg-config files
-# (evoharness, evoharness-static) and a CMake config (evoharness::evoharness,
-# evoharness::evoharness_static, evoharness::cpp), all relocatable.
+# Installs the C libraries for use without cargo: headers, libraries, pkg-config files and a
+# CMake config, all relocatable. libevoharness (the embedding API) is required; the task suite's
+# libevoharness_suite (a superset: link one of the two) is installed too when it was built.
 #
-#   cargo build --release -p evoharness-c
+#   cargo build --release -p evoharness-c [-p evoharness-suite-c]
 #   bindings/c/install.sh PREFIX [LIB_DIR]
 #
-# LIB_DIR holds the built libevoharness.a and libevoharness.so (default: the release folder of
-# $CARGO_TARGET_DIR, else of target/). The result:
+# LIB_DIR holds the built libraries (default: the release folder of $CARGO_TARGET_DIR, else of
+# target/). The result:
 #
-#   PREFIX/include/evoharness.h, PREFIX/include/evoharness.hpp
-#   PREFIX/lib/libevoharness.a, PREFIX/lib/libevoharness.so
-#   PREFIX/lib/pkgconfig/evoharness.pc, PREFIX/lib/pkgconfig/evoharness-static.pc
+#   PREFIX/include/evoharness.h, evoharness.hpp        (and evoharness_suite.h, .hpp)
+#   PREFIX/lib/libevoharness.{a,so}                    (and libevoharness_suite.{a,so})
+#   PREFIX/lib/pkgconfig/evoharness.pc, evoharness-static.pc
+#                                                      (and evoharness-suite{,-static}.pc)
 #   PREFIX/lib/cmake/evoharness/evoharness-config.cmake (and -config-version.cmake)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+suite="$root/bindings/suite-c"
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 prefix="$1"
@@ -29,10 +31,15 @@ for lib in libevoharness.a libevoharness.so; do
         exit 1
     }
 done
+with_suite=0
+if [ -f "$libdir/libevoharness_suite.a" ] && [ -f "$libdir/libevoharness_suite.so" ]; then
+    with_suite=1
+fi
 
-# One source for each fact: the version is the workspace's, the system libraries a static link
-# needs are static-libs.txt (checked against rustc by tests/c_abi.rs and .ci/run).
-version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -n 1)"
+# One source for each fact: the version is the C library's (its ABI version), the system
+# libraries a static link needs are static-libs.txt (checked against rustc by
+# native-static-libs.sh, which .ci/run runs).
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$here/Cargo.toml" | head -n 1)"
 static_libs="$(tr -s ' \n' ' ' < "$here/static-libs.txt" | sed 's/ $//')"
 fill() { sed -e "s|@VERSION@|$version|g" -e "s|@STATIC_LIBS@|$static_libs|g" "$1" > "$2"; }
 
@@ -43,7 +50,20 @@ install -m 0644 "$libdir/libevoharness.a" "$prefix/lib/"
 install -m 0755 "$libdir/libevoharness.so" "$prefix/lib/"
 fill "$here/pkgconfig/evoharness.pc.in" "$prefix/lib/pkgconfig/evoharness.pc"
 fill "$here/pkgconfig/evoharness-static.pc.in" "$prefix/lib/pkgconfig/evoharness-static.pc"
+if [ "$with_suite" = 1 ]; then
+    install -m 0644 "$suite/include/evoharness_suite.h" \
+        "$root/bindings/cpp/include/evoharness_suite.hpp" "$prefix/include/"
+    install -m 0644 "$libdir/libevoharness_suite.a" "$prefix/lib/"
+    install -m 0755 "$libdir/libevoharness_suite.so" "$prefix/lib/"
+    fill "$suite/pkgconfig/evoharness-suite.pc.in" "$prefix/lib/pkgconfig/evoharness-suite.pc"
+    fill "$suite/pkgconfig/evoharness-suite-static.pc.in" \
+        "$prefix/lib/pkgconfig/evoharness-suite-static.pc"
+fi
 fill "$here/cmake/evoharness-config.cmake.in" "$prefix/lib/cmake/evoharness/evoharness-config.cmake"
 fill "$here/cmake/evoharness-config-version.cmake.in" \
     "$prefix/lib/cmake/evoharness/evoharness-config-version.cmake"
-echo "installed evoharness $version in $prefix"
+if [ "$with_suite" = 1 ]; then
+    echo "installed evoharness $version (libevoharness and libevoharness_suite) in $prefix"
+else
+    echo "installed evoharness $version (libevoharness) in $prefix"
+fi

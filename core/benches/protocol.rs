@@ -122,7 +122,7 @@ fn prepared() -> Ws {
         ok(&mut ws, &step(i, StepVerb::Complete, None));
     }
     ok(&mut ws, &step(6, StepVerb::Start, None));
-    ok(&mut ws, &step(6, StepVerb::Checkpoint, Some(Arg::Field(1))));
+    ok(&mut ws, &step(6, StepVerb::Cursor, Some(Arg::Field(1))));
 
     // Experience: LESSONS lessons, some of whose triggers match field 4 exactly or by prefix.
     let triggers: Vec<String> = (0..LESSONS)
@@ -258,10 +258,10 @@ fn apply(c: &mut Criterion) {
             }),
         ),
         (
-            "commit checkpoint (active, cursor field)",
+            "commit cursor (active, cursor field)",
             Action::Commit(Commit::Step {
                 step: StepRef::Active,
-                verb: StepVerb::Checkpoint,
+                verb: StepVerb::Cursor,
                 value: Some(Arg::Field(1)),
             }),
         ),
@@ -342,10 +342,10 @@ fn messages() -> Vec<(&'static str, Message<'static>)> {
             })),
         ),
         (
-            "action checkpoint",
+            "action cursor",
             Message::Action(Action::Commit(Commit::Step {
                 step: StepRef::Active,
-                verb: StepVerb::Checkpoint,
+                verb: StepVerb::Cursor,
                 value: Some(Arg::Field(1)),
             })),
         ),

@@ -107,7 +107,7 @@ pub enum Commit<'a> {
         label: Arg<'a>,
     },
     /// Apply a status change (see the table in [`crate::progress`]). `Fail` records `value`
-    /// as the step's error, `Checkpoint` records it as the cursor (it is required there);
+    /// as the step's error, `Cursor` records it as the cursor (it is required there);
     /// other verbs do not record it, but a given `value` is resolved for every verb, so it must
     /// point at something that exists.
     Step {
@@ -374,7 +374,7 @@ pub enum ApplyError {
         /// The verb that was refused.
         verb: StepVerb,
     },
-    /// A checkpoint without a cursor.
+    /// The `cursor` verb without a cursor value.
     MissingCursor,
     /// The plan is full.
     PlanFull,
@@ -408,7 +408,7 @@ impl fmt::Display for ApplyError {
             IllegalTransition { from, verb } => {
                 write!(f, "a {from:?} step cannot take {verb:?}")
             }
-            MissingCursor => f.write_str("a checkpoint needs a cursor"),
+            MissingCursor => f.write_str("the cursor verb needs a cursor value"),
             PlanFull => f.write_str("the plan is full"),
             UnknownLesson => f.write_str("no lesson is in that slot"),
             ExperienceFull => f.write_str("experience is full"),

@@ -117,6 +117,48 @@ pub struct EventBuf {
 }
 
 impl EventBuf {
+    /// An event with no fields yet; add them with [`EventBuf::with`] or [`EventBuf::push`].
+    pub const fn new(kind: EventKind, source: u16) -> Self {
+        Self {
+            kind,
+            source,
+            fields: heapless::Vec::new(),
+        }
+    }
+
+    /// An event with these fields, in order. Fails, building nothing, on a key longer than
+    /// [`crate::KEY_MAX`] or more than [`FIELDS_MAX`] fields.
+    pub fn from_fields(
+        kind: EventKind,
+        source: u16,
+        fields: &[(&str, Value)],
+    ) -> Result<Self, EventError> {
+        let mut e = Self::new(kind, source);
+        for (key, value) in fields {
+            e.push(key, value.clone())?;
+        }
+        Ok(e)
+    }
+
+    /// Adds a field, checking the key's bound; on an error the event is unchanged.
+    pub fn push(&mut self, key: &str, value: Value) -> Result<(), EventError> {
+        let key = KeyBuf::try_from(key).map_err(|_| {
+            EventError::KeyTooLong(TooLong {
+                len: key.len(),
+                max: crate::KEY_MAX,
+            })
+        })?;
+        self.fields
+            .push(FieldBuf { key, value })
+            .map_err(|_| EventError::TooManyFields)
+    }
+
+    /// [`EventBuf::push`], by value, for chaining.
+    pub fn with(mut self, key: &str, value: Value) -> Result<Self, EventError> {
+        self.push(key, value)?;
+        Ok(self)
+    }
+
     /// Copies a borrowed event. Cannot fail: the bounds are the same.
     pub fn from_event(e: &Event<'_>) -> Self {
         let mut fields = heapless::Vec::new();
@@ -137,5 +179,55 @@ impl EventBuf {
     /// The first field with this key.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.iter().find(|f| f.key == key).map(|f| &f.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::KEY_MAX;
+
+    #[test]
+    fn the_builder_checks_keys_and_field_count_and_changes_nothing_on_error() {
+        let e = EventBuf::new(EventKind::Result, 3)
+            .with("id", Value::Int(7))
+            .unwrap()
+            .with("ok", Value::Bool(true))
+            .unwrap();
+        assert_eq!(
+            (e.kind, e.source, e.fields.len()),
+            (EventKind::Result, 3, 2)
+        );
+        assert_eq!(e.get("id"), Some(&Value::Int(7)));
+        let same = EventBuf::from_fields(
+            EventKind::Result,
+            3,
+            &[("id", Value::Int(7)), ("ok", Value::Bool(true))],
+        )
+        .unwrap();
+        assert_eq!(e, same);
+
+        let long = "k".repeat(KEY_MAX + 1);
+        let mut f = e.clone();
+        assert_eq!(
+            f.push(&long, Value::Int(1)),
+            Err(EventError::KeyTooLong(TooLong {
+                max: KEY_MAX,
+                len: KEY_MAX + 1
+            }))
+        );
+        assert_eq!(f, e, "a refused field changes nothing");
+
+        let mut full = EventBuf::new(EventKind::Notice, 0);
+        for i in 0..FIELDS_MAX {
+            full.push(if i % 2 == 0 { "a" } else { "b" }, Value::Int(i as i64))
+                .unwrap();
+        }
+        let before = full.clone();
+        assert_eq!(
+            full.push("c", Value::Int(0)),
+            Err(EventError::TooManyFields)
+        );
+        assert_eq!(full, before);
     }
 }

@@ -149,7 +149,7 @@ const fn row_width(features: &[Feature], tools: usize) -> usize {
     w
 }
 
-/// The verbs a per-step template may carry, in table order (checkpoint has its own templates).
+/// The verbs a per-step template may carry, in table order (cursor has its own templates).
 pub const STEP_TEMPLATE_VERBS: [StepVerb; 6] = [
     StepVerb::Start,
     StepVerb::Complete,
@@ -213,8 +213,8 @@ pub enum Template {
         /// The verb.
         verb: StepVerb,
     },
-    /// Checkpoint the active step with a field of the current event as cursor.
-    Checkpoint {
+    /// Record a field of the current event as the active step's cursor.
+    Cursor {
         /// The field.
         field: u8,
     },
@@ -357,7 +357,7 @@ impl Layout {
             1,                             // compress
             FIELDS,                        // plan
             s * STEP_TEMPLATE_VERBS.len(), // step
-            FIELDS,                        // checkpoint
+            FIELDS,                        // cursor
             FIELDS,                        // recall
             f,                             // note fact
             FIELDS,                        // note field
@@ -416,7 +416,7 @@ impl Layout {
                         verb: STEP_TEMPLATE_VERBS[i % n],
                     }
                 }
-                8 => Template::Checkpoint { field: u8_(i) },
+                8 => Template::Cursor { field: u8_(i) },
                 9 => Template::Recall { field: u8_(i) },
                 10 => Template::NoteFact { fact: u16_(i) },
                 11 => Template::NoteField { field: u8_(i) },
@@ -466,7 +466,7 @@ impl Layout {
                 }
                 (7, usize::from(step) * STEP_TEMPLATE_VERBS.len() + v)
             }
-            Template::Checkpoint { field: x } => (8, field(x)?),
+            Template::Cursor { field: x } => (8, field(x)?),
             Template::Recall { field: x } => (9, field(x)?),
             Template::NoteFact { fact: x } => (10, fact(x)?),
             Template::NoteField { field: x } => (11, field(x)?),
@@ -542,9 +542,9 @@ impl Layout {
                     value,
                 })
             }
-            Template::Checkpoint { field } => Action::Commit(crate::action::Commit::Step {
+            Template::Cursor { field } => Action::Commit(crate::action::Commit::Step {
                 step: StepRef::Active,
-                verb: StepVerb::Checkpoint,
+                verb: StepVerb::Cursor,
                 value: Some(Arg::Field(field)),
             }),
             Template::Recall { field } => {
@@ -643,7 +643,7 @@ impl Layout {
                 w.run(1, ok);
             }
         }
-        w.prefix(FIELDS, nf, commit && ws.progress().active().is_some()); // checkpoint
+        w.prefix(FIELDS, nf, commit && ws.progress().active().is_some()); // cursor
         w.prefix(FIELDS, nf, can(Verb::Recall)); // recall
         // note: trigger from a fact or a field, remedy = the last act; needs room unless it merges
         let note = can(Verb::Note);

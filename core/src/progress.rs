@@ -1,4 +1,4 @@
-//! Progress: the plan, step statuses and resumable checkpoint cursors.
+//! Progress: the plan, step statuses and resumable cursors.
 //!
 //! Steps are appended by `plan` and never reordered; a step's index is its identity for the
 //! whole task. Every status change goes through [`Status::after`], the one transition table:
@@ -11,7 +11,7 @@
 //! | block | pending, active | blocked |
 //! | skip | pending, blocked, failed | skipped |
 //! | retry | failed, blocked, done, skipped | active (attempts + 1) |
-//! | checkpoint | active | active (records the cursor) |
+//! | cursor | active | active (records the cursor) |
 //!
 //! Anything else is [`ApplyError::IllegalTransition`](crate::ApplyError::IllegalTransition):
 //! a done step is re-opened only by an explicit retry.
@@ -54,7 +54,7 @@ impl Status {
             (StepVerb::Block, Pending | Active) => Some(Blocked),
             (StepVerb::Skip, Pending | Blocked | Failed) => Some(Skipped),
             (StepVerb::Retry, Failed | Blocked | Done | Skipped) => Some(Active),
-            (StepVerb::Checkpoint, Active) => Some(Active),
+            (StepVerb::Cursor, Active) => Some(Active),
             _ => None,
         }
     }
@@ -76,8 +76,9 @@ pub enum StepVerb {
     Skip = 4,
     /// Re-open a failed, blocked, done or skipped step.
     Retry = 5,
-    /// Record a resumable cursor on an active step.
-    Checkpoint = 6,
+    /// Record a resumable cursor on an active step ("where to resume"). Not to be confused
+    /// with the runtime's agent checkpoint *file*, which saves the whole agent.
+    Cursor = 6,
 }
 
 impl StepVerb {
@@ -89,7 +90,7 @@ impl StepVerb {
         StepVerb::Block,
         StepVerb::Skip,
         StepVerb::Retry,
-        StepVerb::Checkpoint,
+        StepVerb::Cursor,
     ];
 
     /// Whether the verb counts a new attempt.
@@ -107,7 +108,7 @@ pub struct Step {
     pub status: Status,
     /// How many times the step was started or retried.
     pub attempts: u16,
-    /// The last checkpoint cursor: where to resume.
+    /// The last cursor recorded (`cursor` verb): where to resume.
     pub cursor: Option<Value>,
     /// The error recorded by the last `fail`.
     pub last_error: Option<Value>,

@@ -440,7 +440,7 @@ impl<St: Storage> Workspace<St> {
                     .ok_or(ApplyError::IllegalTransition { from, verb: *verb })?;
                 let value = match value {
                     Some(a) => Some(self.value(a)?.0),
-                    None if *verb == StepVerb::Checkpoint => return Err(ApplyError::MissingCursor),
+                    None if *verb == StepVerb::Cursor => return Err(ApplyError::MissingCursor),
                     None => None,
                 };
                 Resolved::Step {
@@ -595,7 +595,7 @@ impl<St: Storage> Workspace<St> {
                 }
                 match verb {
                     StepVerb::Fail => s.last_error = value,
-                    StepVerb::Checkpoint => s.cursor = value,
+                    StepVerb::Cursor => s.cursor = value,
                     _ => {}
                 }
                 Outcome::Committed {

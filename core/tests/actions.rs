@@ -353,14 +353,14 @@ fn progress_follows_the_transition_table() {
     refused(&mut w, &step(1, StepVerb::Start), ApplyError::UnknownStep);
     let active_cp = Action::Commit(Commit::Step {
         step: StepRef::Active,
-        verb: StepVerb::Checkpoint,
+        verb: StepVerb::Cursor,
         value: Some(int(5)),
     });
     refused(&mut w, &active_cp, ApplyError::NoActiveStep);
     w.apply(&step(0, StepVerb::Start)).unwrap();
     let cp_none = Action::Commit(Commit::Step {
         step: StepRef::Active,
-        verb: StepVerb::Checkpoint,
+        verb: StepVerb::Cursor,
         value: None,
     });
     refused(&mut w, &cp_none, ApplyError::MissingCursor);
@@ -393,10 +393,10 @@ fn progress_follows_the_transition_table() {
     );
     refused(
         &mut w,
-        &step(0, StepVerb::Checkpoint),
+        &step(0, StepVerb::Cursor),
         ApplyError::IllegalTransition {
             from: Status::Done,
-            verb: StepVerb::Checkpoint,
+            verb: StepVerb::Cursor,
         },
     );
     assert_eq!(
@@ -432,7 +432,7 @@ fn the_transition_table_is_exactly_the_documented_one() {
         (Block, &[Pending, Active], Blocked),
         (Skip, &[Pending, Blocked, Failed], Skipped),
         (Retry, &[Failed, Blocked, Done, Skipped], Active),
-        (Checkpoint, &[Active], Active),
+        (Cursor, &[Active], Active),
     ];
     for (verb, from, to) in table {
         for s in all {

@@ -282,7 +282,7 @@ fn action_commit_every_form() {
     pin_action(
         Action::Commit(Commit::Step {
             step: StepRef::Active,
-            verb: StepVerb::Checkpoint,
+            verb: StepVerb::Cursor,
             value: Some(Arg::Field(2)),
         }),
         &[0x02, 0x01, 0x01, 0x06, 0x01, 0x01, 0x02],
@@ -1689,7 +1689,7 @@ const BLOCKS: [(&str, Template); 14] = [
             verb: StepVerb::Start,
         },
     ),
-    ("checkpoint", Template::Checkpoint { field: 0 }),
+    ("cursor", Template::Cursor { field: 0 }),
     ("recall", Template::Recall { field: 0 }),
     ("note_fact", Template::NoteFact { fact: 0 }),
     ("note_field", Template::NoteField { field: 0 }),
@@ -2025,7 +2025,7 @@ fn spec_template(caps: Capacities, i: usize) -> Option<Template> {
                     StepVerb::Retry,
                 ][i % 6],
             },
-            8 => Template::Checkpoint { field: u8_(i) },
+            8 => Template::Cursor { field: u8_(i) },
             9 => Template::Recall { field: u8_(i) },
             10 => Template::NoteFact { fact: u16_(i) },
             11 => Template::NoteField { field: u8_(i) },
@@ -2091,9 +2091,9 @@ fn spec_resolve<S: Storage>(ws: &Workspace<S>, t: Template) -> Result<Action<'st
             verb,
             value: (verb == StepVerb::Fail && field0).then_some(Arg::Field(0)),
         }),
-        Template::Checkpoint { field } => Action::Commit(Commit::Step {
+        Template::Cursor { field } => Action::Commit(Commit::Step {
             step: StepRef::Active,
-            verb: StepVerb::Checkpoint,
+            verb: StepVerb::Cursor,
             value: Some(Arg::Field(field)),
         }),
         Template::Recall { field } => Action::Recall {
@@ -2165,10 +2165,7 @@ fn rich_ws() -> InlineWorkspace<6, 7, 4> {
         run(&mut ws, Action::Commit(Commit::Plan { label: lit(label) }));
     }
     run(&mut ws, step(0, StepVerb::Start, None));
-    run(
-        &mut ws,
-        step(0, StepVerb::Checkpoint, Some(lit(text("c7")))),
-    );
+    run(&mut ws, step(0, StepVerb::Cursor, Some(lit(text("c7")))));
     run(&mut ws, step(0, StepVerb::Complete, None));
     run(&mut ws, step(1, StepVerb::Start, None));
     run(
@@ -2180,7 +2177,7 @@ fn rich_ws() -> InlineWorkspace<6, 7, 4> {
     run(&mut ws, step(4, StepVerb::Start, None));
     run(
         &mut ws,
-        step(4, StepVerb::Checkpoint, Some(lit(ValueRef::Int(9)))),
+        step(4, StepVerb::Cursor, Some(lit(ValueRef::Int(9)))),
     );
     for (trigger, remedy) in [
         (text("E4"), ValueRef::Int(2)),

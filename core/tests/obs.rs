@@ -75,7 +75,7 @@ fn template_table_is_a_bijection() {
     assert_eq!(
         l.index(Template::Step {
             step: 0,
-            verb: StepVerb::Checkpoint
+            verb: StepVerb::Cursor
         }),
         None
     );
@@ -137,10 +137,10 @@ fn templates_resolve_to_their_actions() {
         })
     );
     assert_eq!(
-        r(Template::Checkpoint { field: 0 }),
+        r(Template::Cursor { field: 0 }),
         Action::Commit(Commit::Step {
             step: StepRef::Active,
-            verb: StepVerb::Checkpoint,
+            verb: StepVerb::Cursor,
             value: Some(Arg::Field(0))
         })
     );
@@ -226,11 +226,7 @@ fn mask_follows_state() {
         })],
         0
     );
-    assert_eq!(
-        m[at(Template::Checkpoint { field: 0 })],
-        0,
-        "nothing active"
-    );
+    assert_eq!(m[at(Template::Cursor { field: 0 })], 0, "nothing active");
     assert_eq!(m[at(Template::NoteField { field: 0 })], 0, "no last act");
     w.apply(
         &l.resolve(
@@ -249,7 +245,7 @@ fn mask_follows_state() {
     })
     .unwrap();
     l.mask(&w, &mut m).unwrap();
-    assert_eq!(m[at(Template::Checkpoint { field: 0 })], 1);
+    assert_eq!(m[at(Template::Cursor { field: 0 })], 1);
     assert_eq!(m[at(Template::NoteField { field: 0 })], 1);
     assert_eq!(
         m[at(Template::Step {

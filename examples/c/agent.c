@@ -7,12 +7,13 @@
  *   agent POLICY.onnx [CHECKPOINT_FILE] [BACKEND]
  *
  * POLICY.onnx is a structured-v1 policy for the suite's capacities (16 facts, 8 steps, 4
- * lessons, 8 tools), e.g. runtime/tests/fixtures/suite_mlp.onnx. That fixture has random
- * weights: its actions are legal, not sensible, so the task is not expected to succeed. The
- * checkpoint goes to CHECKPOINT_FILE (default: agent.ckpt); BACKEND is auto (default), tract
- * or onnxruntime. See README.md beside this file for the build commands.
+ * lessons, 8 tools): the shipped, trained examples/policies/generalist.onnx, or the test
+ * fixture runtime/tests/fixtures/suite_mlp.onnx, whose random weights take legal, not sensible
+ * actions. The checkpoint goes to CHECKPOINT_FILE (default: agent.ckpt); BACKEND is auto
+ * (default), tract or onnxruntime. It links libevoharness_suite (the embedding library and the
+ * suite): see README.md beside this file for the build commands.
  */
-#include <evoharness.h>
+#include <evoharness_suite.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +59,14 @@ static int fail(const char *what, evoharness_status status) {
 /* evoharness_step_status, by value. */
 static const char *const STEP_STATUS[] = {"pending", "active", "done", "failed", "blocked", "skipped"};
 
-static void print_workspace(const evoharness_workspace *ws) {
+static void print_workspace(const evoharness_agent *agent) {
+    const evoharness_workspace *ws = NULL;
     evoharness_workspace_info info;
     char text[256];
     size_t len;
-    if (evoharness_workspace_get_info(ws, &info) != EVOHARNESS_STATUS_OK) return;
+    if (evoharness_agent_workspace(agent, &ws) != EVOHARNESS_STATUS_OK ||
+        evoharness_workspace_get_info(ws, &info) != EVOHARNESS_STATUS_OK)
+        return;
     printf("workspace: %zu facts, %zu plan steps, %zu lessons; budget %u of %u spent\n", info.facts,
            info.plan_steps, info.lessons, info.spent, info.budget);
     for (size_t i = 0; i < info.facts; i++) {
@@ -129,19 +133,24 @@ int main(int argc, char **argv) {
            abi.obs_len, abi.actions, (unsigned)abi.capacities.tools,
            abi.backend == EVOHARNESS_BACKEND_TRACT ? "tract" : "onnxruntime");
 
-    /* A migration task of the suite: horizon 50, organisation 1; sampling, seeded (with the
-     * random-weight fixture, seed 19 happens to run long enough to show every part). */
+    /* A migration task of the suite: horizon 50, organisation 1, its budget and costs;
+     * sampling, seeded, so that a run is the same every time (with the random-weight fixture,
+     * seed 19 happens to run long enough to show every part). */
     evoharness_agent_config config;
-    s = evoharness_agent_config_for_task(EVOHARNESS_TASK_MIGRATION, 50, 1, &config);
+    s = evoharness_suite_agent_config(EVOHARNESS_TASK_MIGRATION, 50, &config);
     if (s != EVOHARNESS_STATUS_OK) return fail("config", s);
     config.temperature = 1.0f;
     config.seed = 19;
+    evoharness_world *world = NULL;
+    s = evoharness_suite_world_new(EVOHARNESS_TASK_MIGRATION, 50, 1, &world);
+    if (s != EVOHARNESS_STATUS_OK) return fail("making the world", s);
 
-    /* The agent takes the policy over (policy becomes NULL). */
+    /* The agent takes the policy and the world over (both become NULL). */
     evoharness_agent *agent = NULL;
-    s = evoharness_agent_new(&policy, &config, &agent);
+    s = evoharness_agent_new(&policy, &world, &config, &agent);
     if (s != EVOHARNESS_STATUS_OK) {
         evoharness_policy_free(policy);
+        evoharness_world_free(world);
         return fail("creating the agent", s);
     }
     struct audit audit = {0, 0};
@@ -153,18 +162,22 @@ int main(int argc, char **argv) {
     s = evoharness_agent_run(agent, 30, &summary);
     if (s != EVOHARNESS_STATUS_OK) return fail("running", s);
     print_summary("before the checkpoint", &summary);
-    print_workspace(evoharness_agent_workspace(agent));
+    print_workspace(agent);
     s = evoharness_agent_checkpoint(agent, checkpoint);
     if (s != EVOHARNESS_STATUS_OK) return fail("checkpointing", s);
     printf("checkpoint written to %s\n", checkpoint);
     evoharness_agent_free(agent);
 
-    /* A new agent from the checkpoint: the same policy file and config; tools again. */
+    /* A new agent from the checkpoint: the same policy file, a world made the same way (the
+     * checkpoint holds its state), the same config; tools again. */
     s = evoharness_policy_load(policy_path, &options, &policy);
     if (s != EVOHARNESS_STATUS_OK) return fail("reloading the policy", s);
-    s = evoharness_agent_resume(&policy, &config, checkpoint, &agent);
+    s = evoharness_suite_world_new(EVOHARNESS_TASK_MIGRATION, 50, 1, &world);
+    if (s != EVOHARNESS_STATUS_OK) return fail("making the world", s);
+    s = evoharness_agent_resume(&policy, &world, &config, checkpoint, &agent);
     if (s != EVOHARNESS_STATUS_OK) {
         evoharness_policy_free(policy);
+        evoharness_world_free(world);
         return fail("resuming", s);
     }
     s = evoharness_agent_register_tool(agent, "verify", verify, &audit);
@@ -177,9 +190,9 @@ int main(int argc, char **argv) {
     s = evoharness_agent_run(agent, 1000000, &summary);
     if (s != EVOHARNESS_STATUS_OK) return fail("running", s);
     print_summary("at the end", &summary);
-    print_workspace(evoharness_agent_workspace(agent));
+    print_workspace(agent);
     evoharness_task_stats stats;
-    s = evoharness_agent_task_stats(agent, &stats);
+    s = evoharness_suite_task_stats(agent, &stats);
     if (s != EVOHARNESS_STATUS_OK) return fail("task stats", s);
     printf("task: %u of %u items landed, %u duplicates, %u wrong writes: %s\n", stats.landed,
            stats.items, stats.duplicates, stats.wrong_writes,

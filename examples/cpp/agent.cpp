@@ -1,14 +1,16 @@
-// The C example (examples/c/agent.c) in C++17 with the header-only wrapper evoharness.hpp: an
-// agent runs a migration task of the suite in-process, the host serves the task's `verify`
-// tool with a lambda, and halfway the agent is checkpointed to a file and resumed from it.
+// The C example (examples/c/agent.c) in C++17 with the header-only wrapper (evoharness.hpp and
+// evoharness_suite.hpp): an agent runs a migration task of the suite in-process, the host serves
+// the task's `verify` tool with a lambda, and halfway the agent is checkpointed to a file and
+// resumed from it.
 //
 //   agent POLICY.onnx [CHECKPOINT_FILE] [BACKEND]
 //
-// As in C: POLICY.onnx is a policy for the suite's capacities (runtime/tests/fixtures/suite_mlp.onnx
-// has random weights, so the task is not expected to succeed); CHECKPOINT_FILE defaults to
-// agent.ckpt; BACKEND is auto (default), tract or onnxruntime. Errors are exceptions
-// (evoharness::Error). See README.md beside this file for the build commands.
-#include <evoharness.hpp>
+// As in C: POLICY.onnx is a policy for the suite's capacities (the shipped, trained
+// examples/policies/generalist.onnx, or the random-weight fixture
+// runtime/tests/fixtures/suite_mlp.onnx); CHECKPOINT_FILE defaults to agent.ckpt; BACKEND is
+// auto (default), tract or onnxruntime. Errors are exceptions (evoharness::Error). It links
+// libevoharness_suite: see README.md beside this file for the build commands.
+#include <evoharness_suite.hpp>
 
 #include <iomanip>
 #include <iostream>
@@ -75,8 +77,8 @@ int main(int argc, char** argv) {
                   << abi.actions << " action templates, " << abi.capacities.tools << " tools, on "
                   << (abi.backend == EVOHARNESS_BACKEND_TRACT ? "tract" : "onnxruntime") << "\n";
 
-        // The same task and seed as the C example.
-        evoharness_agent_config config = eh::agent_config(EVOHARNESS_TASK_MIGRATION, 50, 1);
+        // The same task, organisation and seed as the C example.
+        evoharness_agent_config config = eh::suite_agent_config(EVOHARNESS_TASK_MIGRATION, 50);
         config.temperature = 1.0f;
         config.seed = 19;
 
@@ -92,7 +94,8 @@ int main(int argc, char** argv) {
 
         evoharness_summary summary;
         {
-            eh::Agent agent = eh::Agent::create(std::move(policy), config);
+            eh::Agent agent = eh::Agent::create(
+                std::move(policy), eh::suite_world(EVOHARNESS_TASK_MIGRATION, 50, 1), config);
             agent.register_tool("verify", verify);
             summary = agent.run(30);
             print_summary("before the checkpoint", summary);
@@ -101,13 +104,16 @@ int main(int argc, char** argv) {
             std::cout << "checkpoint written to " << checkpoint << "\n";
         }  // the agent is gone
 
-        eh::Agent agent = eh::Agent::resume(eh::Policy::load(policy_path, options), config, checkpoint);
+        // The same policy file and a world made the same way: the checkpoint holds its state.
+        eh::Agent agent = eh::Agent::resume(eh::Policy::load(policy_path, options),
+                                            eh::suite_world(EVOHARNESS_TASK_MIGRATION, 50, 1),
+                                            config, checkpoint);
         agent.register_tool("verify", verify);
         print_summary("resumed from the checkpoint", agent.run(0));
         summary = agent.run(1000000);
         print_summary("at the end", summary);
         print_workspace(agent.workspace());
-        evoharness_task_stats stats = agent.task_stats().value();
+        evoharness_task_stats stats = eh::task_stats(agent).value();
         std::cout << "task: " << stats.landed << " of " << stats.items << " items landed, "
                   << stats.duplicates << " duplicates, " << stats.wrong_writes << " wrong writes: "
                   << (stats.success ? "succeeded" : "did not succeed") << "\n";

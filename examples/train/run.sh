@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Trains a policy for the task suite from scratch, with everything it needs set up first:
-# a Python venv with the pinned requirements (examples/train/requirements.txt), the C library
-# the Python package drives the simulators through, and the evoharness tool that checks and
-# evaluates the exported policy. Arguments go to train.py:
+# a Python venv with the pinned requirements (examples/train/requirements.txt), the task
+# suite's C library (libevoharness_suite) the Python package drives the simulators through, and
+# the evoharness tool that checks and evaluates the exported policy. Arguments go to train.py:
 #
 #   examples/train/run.sh --out examples/policies/generalist.onnx     # the shipped policy
 #   examples/train/run.sh --smoke --out target/train-smoke/smoke.onnx # a minute or two
@@ -21,9 +21,9 @@ target="${CARGO_TARGET_DIR:-target}"
 # add minutes to the build. It gets its own target folder: a cdylib's file name carries no
 # feature hash, so building it without tract in the shared folder would replace the library
 # the C tests link (with tract) while cargo still thought that one fresh.
-cargo build "${flag[@]}" --locked -q -p evoharness-c --no-default-features --target-dir "$target/no-tract"
+cargo build "${flag[@]}" --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target/no-tract"
 # The tool keeps tract: it checks and evaluates the policy.
-cargo build "${flag[@]}" --locked -q -p evoharness-runtime --bin evoharness
-export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness.so"
+cargo build "${flag[@]}" --locked -q -p evoharness-cli --bin evoharness
+export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_suite.so"
 export EVOHARNESS_BIN="$target/$profile/evoharness"
 exec "$venv/bin/python" examples/train/train.py "$@"

@@ -5,7 +5,7 @@ the append-only ablation (from its training summary), as a Markdown table.
 
     python examples/train/table.py [--policy examples/policies/generalist.onnx]
         [--ablation examples/policies/ablation-append-only.json] [--episodes 200]
-        [--check] [--backend tract|onnxruntime]
+        [--seed 1000000] [--organisations 10000..10016] [--check] [--backend tract|onnxruntime]
 
 With --check it exits non-zero when the policy misses the bar: success below 95% at the
 training horizon or 90% at 4x it, an integrity violation in a successful episode, or more than
@@ -23,7 +23,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TASKS = ("migration", "records", "orchestration")
-TEST_FAMILIES = "10000..10016"
+TEST_ORGANISATIONS = "10000..10016"
 TEST_SEED = 1_000_000
 
 
@@ -34,12 +34,12 @@ def evoharness() -> list[str]:
     for profile in ("release", "debug"):
         if (target / profile / "evoharness").is_file():
             return [str(target / profile / "evoharness")]
-    return ["cargo", "run", "-q", "--release", "-p", "evoharness-runtime", "--bin", "evoharness", "--"]
+    return ["cargo", "run", "-q", "--release", "-p", "evoharness-cli", "--bin", "evoharness", "--"]
 
 
-def run(task, agent, horizon, episodes, backend, seed=TEST_SEED, families=TEST_FAMILIES):
+def run(task, agent, horizon, episodes, backend, seed=TEST_SEED, organisations=TEST_ORGANISATIONS):
     cmd = evoharness() + ["eval", "--task", task, "--agent", agent, "--seeds",
-                          f"{seed}..{seed + episodes}", "--families", families,
+                          f"{seed}..{seed + episodes}", "--organisations", organisations,
                           "--horizon", str(horizon), "--json"]
     if agent.startswith("policy:"):
         cmd += ["--backend", backend]
@@ -53,7 +53,8 @@ def main():
     ap.add_argument("--horizon", type=int, help="the training horizon (default: from the policy's summary)")
     ap.add_argument("--episodes", type=int, default=200)
     ap.add_argument("--seed", type=int, default=TEST_SEED)
-    ap.add_argument("--families", default=TEST_FAMILIES)
+    ap.add_argument("--organisations", "--families", dest="organisations", default=TEST_ORGANISATIONS,
+                    help="organisations A..B (--families: the old name)")
     ap.add_argument("--backend", default="tract")
     ap.add_argument("--check", action="store_true", help="fail if the policy misses the bar")
     ap.add_argument("--policy-only", action="store_true", help="only the policy and the static harness")
@@ -68,7 +69,7 @@ def main():
     for task in TASKS:
         for h in (horizon, 4 * horizon):
             for agent in agents:
-                rows.append(run(task, agent, h, args.episodes, args.backend, args.seed, args.families))
+                rows.append(run(task, agent, h, args.episodes, args.backend, args.seed, args.organisations))
     ablation = pathlib.Path(args.ablation)
     if ablation.exists() and not args.policy_only:
         rows += json.loads(ablation.read_text())["ablation"]

@@ -47,9 +47,9 @@ import evoharness  # noqa: E402
 TASKS = ("migration", "records", "orchestration")
 #: Organisations and seeds: training, validation (during training) and test (the final
 #: evaluation) never overlap.
-TRAIN_FAMILIES = range(0, 64)
-VALID_FAMILIES = range(5_000, 5_016)
-TEST_FAMILIES = range(10_000, 10_016)
+TRAIN_ORGANISATIONS = range(0, 64)
+VALID_ORGANISATIONS = range(5_000, 5_016)
+TEST_ORGANISATIONS = range(10_000, 10_016)
 TRAIN_SEED = 0
 VALID_SEED = 500_000
 TEST_SEEDS = (1_000_000, 1_000_200)
@@ -147,8 +147,8 @@ VIEWS = {"workspace": WorkspaceView, "append-only": AppendOnlyView}
 class Envs:
     """A VecEnv with the observation view the network sees."""
 
-    def __init__(self, task, horizon, n, families, seed, view, lay, window, group=1):
-        self.env = evoharness.VecEnv(task, horizon, n, families, seed, group)
+    def __init__(self, task, horizon, n, organisations, seed, view, lay, window, group=1):
+        self.env = evoharness.VecEnv(task, horizon, n, organisations, seed, group)
         self.view = VIEWS[view](lay, n, window)
         self.n = n
 
@@ -194,9 +194,9 @@ class Log:
         print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
 
-def rollouts(net, task, horizon, n, families, seed, episodes, args, lay) -> list[dict]:
+def rollouts(net, task, horizon, n, organisations, seed, episodes, args, lay) -> list[dict]:
     """`episodes` greedy episodes of `task`: their stats."""
-    e = Envs(task, horizon, n, families, seed, args.observation, lay, args.window)
+    e = Envs(task, horizon, n, organisations, seed, args.observation, lay, args.window)
     out = []
     while len(out) < episodes:
         done = e.step(greedy(net, e.obs(), e.mask))
@@ -209,7 +209,7 @@ def validate(net, args, lay, seed: int) -> dict:
     """Greedy rollouts on validation organisations: success rate and harness actions."""
     out = {}
     for task in TASKS:
-        eps = rollouts(net, task, args.horizon, args.valid_envs, VALID_FAMILIES, seed, args.valid_episodes, args, lay)
+        eps = rollouts(net, task, args.horizon, args.valid_envs, VALID_ORGANISATIONS, seed, args.valid_episodes, args, lay)
         out[task] = {
             "success": float(np.mean([e["success"] for e in eps])),
             "harness": float(np.mean([e["harness_actions"] for e in eps])),
@@ -221,7 +221,7 @@ def stage1(net, args, log, lay):
     """Behaviour cloning with DAgger from the lean harness."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     envs = {
-        t: Envs(t, args.horizon, args.envs, TRAIN_FAMILIES, TRAIN_SEED + 1_000 * k, args.observation, lay, args.window)
+        t: Envs(t, args.horizon, args.envs, TRAIN_ORGANISATIONS, TRAIN_SEED + 1_000 * k, args.observation, lay, args.window)
         for k, t in enumerate(TASKS)
     }
     obs_len, actions = envs[TASKS[0]].view.size, lay["actions"]
@@ -287,7 +287,7 @@ def stage2(net, args, log, lay):
     """GRPO with the task reward, a clipped ratio and a KL penalty to the stage-1 policy."""
     ref = Net(net.body[0].in_features, net.pi.out_features, args.hidden)
     envs = {
-        t: Envs(t, args.horizon, args.group * args.groups, TRAIN_FAMILIES, 700_000 + 1_000 * k,
+        t: Envs(t, args.horizon, args.group * args.groups, TRAIN_ORGANISATIONS, 700_000 + 1_000 * k,
                 args.observation, lay, args.window, group=args.group)
         for k, t in enumerate(TASKS)
     }
@@ -420,18 +420,18 @@ def evoharness_bin() -> list[str]:
         b = target / profile / "evoharness"
         if b.is_file():
             return [str(b)]
-    return ["cargo", "run", "-q", "--release", "-p", "evoharness-runtime", "--bin", "evoharness", "--"]
+    return ["cargo", "run", "-q", "--release", "-p", "evoharness-cli", "--bin", "evoharness", "--"]
 
 
 def final_eval(path: pathlib.Path, args) -> list[dict]:
     rows = []
     seeds = f"{TEST_SEEDS[0]}..{TEST_SEEDS[0] + args.test_episodes}"
-    fams = f"{TEST_FAMILIES.start}..{TEST_FAMILIES.stop}"
+    orgs = f"{TEST_ORGANISATIONS.start}..{TEST_ORGANISATIONS.stop}"
     for task in TASKS:
         for h in (args.horizon, 4 * args.horizon):
             out = subprocess.run(
                 evoharness_bin() + ["eval", "--task", task, "--agent", f"policy:{path}", "--backend", "tract",
-                                    "--seeds", seeds, "--families", fams, "--horizon", str(h), "--json"],
+                                    "--seeds", seeds, "--organisations", orgs, "--horizon", str(h), "--json"],
                 check=True, capture_output=True, text=True, cwd=ROOT,
             ).stdout
             r = json.loads(out)
@@ -447,7 +447,7 @@ def ablation_eval(net, args, lay, path, s1, s2) -> None:
     rows = []
     for task in TASKS:
         for h in (args.horizon, 4 * args.horizon):
-            eps = rollouts(net, task, h, 20, TEST_FAMILIES, TEST_SEEDS[0], args.test_episodes, args, lay)
+            eps = rollouts(net, task, h, 20, TEST_ORGANISATIONS, TEST_SEEDS[0], args.test_episodes, args, lay)
             r = {
                 "task": task, "agent": f"ablation:append-only(window {args.window})", "horizon": h,
                 "episodes": len(eps),

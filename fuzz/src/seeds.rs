@@ -423,7 +423,7 @@ fn apply_seeds() -> Vec<Seed> {
             step: 0,
             verb: StepVerb::Start,
         })
-        .template(T::Checkpoint { field: 3 })
+        .template(T::Cursor { field: 3 })
         .template(T::Step {
             step: 0,
             verb: StepVerb::Fail,

@@ -107,7 +107,7 @@ pub fn items() -> Vec<Item> {
         Apply(step(StepRef::Index(0), StepVerb::Start, None)),
         Apply(step(
             StepRef::Active,
-            StepVerb::Checkpoint,
+            StepVerb::Cursor,
             Some(Arg::Field(0)),
         )),
         Apply(step(StepRef::Active, StepVerb::Fail, Some(text("timeout")))),

@@ -1,10 +1,16 @@
-//! The agent loop: observe → encode → policy → mask → select → apply or dispatch → repeat.
+//! The agent loop: observe → encode → decide → apply or dispatch → repeat.
 //!
-//! An [`Agent`] owns a [`Policy`], a workspace sized from the policy's contract, and a host
-//! [`Environment`] that runs world tools. Each [`Agent::step`] encodes the workspace and the
-//! current event, runs the policy, picks a legal action template (argmax, or seeded sampling
-//! with a temperature), resolves and applies it; a tool call goes to the environment, and what
-//! it returns (a result or an error event, never an abort) becomes the next event.
+//! An [`Agent`] owns a [`Controller`] (a trained [`Policy`] in a host; a baseline in the task
+//! suite's evaluation), a workspace sized from the controller's capacities, and a [`World`]
+//! that runs the tools. Each [`Agent::step`] encodes the workspace and the current event, asks
+//! the controller (a policy runs and picks a legal action template: argmax, or seeded sampling
+//! with a temperature), resolves and applies the action; a tool call goes to the world, and
+//! what it returns (a result or an error event, never an abort) becomes the next event.
+//! [`Agent::step_with`] takes the decision from outside instead (a learner in Python) and goes
+//! the same way from there: there is one step path.
+//!
+//! A task ends when the agent finishes, when its budget is spent (it then counts as
+//! unfinished), or when no action is legal.
 //!
 //! Deterministic for a given seed on a given backend. Buffers are made once: after the first
 //! step, a step allocates nothing in this crate.
@@ -18,65 +24,25 @@
 //! and [`Agent::resume`] continues from it. Writing reuses the agent's buffers; a step at no
 //! boundary does no checkpoint work at all.
 //!
-//! Resuming repeats, deterministically, the steps taken after the last checkpoint, so an
-//! environment sees their tool calls again. That loses no work; for no work to be *done twice*
-//! the environment's side effects must be idempotent, as they are in systems that survive
-//! crashes: each call carries a sequence number kept in the environment's cursor
-//! ([`Environment::save_cursor`]), and the store it writes to ignores a number it has already
-//! applied. `tests/crash.rs` kills an agent with SIGKILL many times and checks exactly that.
+//! Resuming repeats, deterministically, the steps taken after the last checkpoint, so a world
+//! sees their tool calls again. That loses no work; for no work to be *done twice* the world's
+//! side effects must be idempotent, as they are in systems that survive crashes: each call
+//! carries a sequence number kept in the world's cursor ([`World::save_cursor`]), and the store
+//! it writes to ignores a number it has already applied. `tests/crash.rs` kills an agent with
+//! SIGKILL many times and checks exactly that.
 
 use std::path::{Path, PathBuf};
 
 use evoharness_core::obs::Layout;
-use evoharness_core::{Action, Config, Costs, EventBuf, HeapWorkspace, Outcome, ToolCall};
+use evoharness_core::{Action, Arg, Config, Costs, HeapWorkspace, Outcome, ValueRef, heapless};
 
 use crate::checkpoint::{self, Checkpoint, CheckpointError, State};
+use crate::controller::{Controller, Decision, Selection, View};
 use crate::error::{Error, ErrorKind, Result};
 use crate::policy::Policy;
+use crate::rng::SplitMix64;
 use crate::trace::{TraceRecord, TraceSink};
-
-/// A host's world: the tools a task's actions call.
-///
-/// Tools never abort the agent: a failing tool returns an [`EventKind::Error`] event.
-///
-/// [`EventKind::Error`]: evoharness_core::EventKind::Error
-pub trait Environment {
-    /// How many tools the environment has; must equal the policy's tool count.
-    fn tools(&self) -> u16;
-
-    /// Starts a task; returns its first event.
-    fn reset(&mut self, seed: u64) -> EventBuf;
-
-    /// Runs one tool call; returns what the tool said.
-    fn call(&mut self, call: &ToolCall) -> EventBuf;
-
-    /// Appends the environment's cursor to `out` for an agent checkpoint: what it needs to
-    /// continue the task as if the process had never stopped (its position, its counters, the
-    /// sequence number of its next side effect). Returns whether it saved one; the default
-    /// saves nothing, and such an environment is on its own after a resume (fine for a
-    /// stateless one).
-    ///
-    /// Called after a step, never during one. `out` is empty and reused between checkpoints:
-    /// an environment that appends without allocating keeps checkpointing allocation-free.
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
-        let _ = out;
-        false
-    }
-
-    /// Restores a cursor that [`Environment::save_cursor`] wrote, when an agent resumes. The
-    /// agent then repeats the steps taken after that checkpoint, with the same tool calls, so
-    /// the environment must recognise calls whose effects it already applied (see the
-    /// [module docs](self)). The default refuses: an environment that saves no cursor never
-    /// gets one.
-    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
-        let _ = cursor;
-        Err(Error::new(
-            ErrorKind::Checkpoint,
-            "the checkpoint holds an environment cursor, but this environment cannot restore \
-             one (it does not implement Environment::restore_cursor)",
-        ))
-    }
-}
+use crate::world::{Verdict, World};
 
 /// When an agent writes its checkpoint, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,19 +97,7 @@ struct Buffers {
     file: Vec<u8>,
     workspace: Vec<u8>,
     state: Vec<u8>,
-    env: Vec<u8>,
-}
-
-/// How the agent picks among legal templates.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Selection {
-    /// The highest logit (ties: the lowest index).
-    Argmax,
-    /// A sample from `softmax(logits / temperature)` with the agent's seeded generator.
-    Sample {
-        /// Above 0; lower is greedier.
-        temperature: f32,
-    },
+    world: Vec<u8>,
 }
 
 /// How an agent is set up.
@@ -173,8 +127,8 @@ impl Default for AgentConfig {
 /// What one step did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepReport {
-    /// The template index chosen.
-    pub template: usize,
+    /// The template index chosen; `None` for a literal call ([`Decision::Call`]).
+    pub template: Option<usize>,
     /// The action it resolved to.
     pub action: Action<'static>,
     /// What applying it gave.
@@ -198,10 +152,32 @@ pub struct Summary {
     pub spent: u32,
 }
 
-/// A policy driving a workspace against an environment.
-pub struct Agent<E> {
-    policy: Policy,
-    env: E,
+/// An agent that was refused ([`Agent::try_new`], [`Agent::try_resume`]), with the controller
+/// and the world it was given: after a refused checkpoint, a host can start afresh with them
+/// instead of loading its policy again.
+pub struct Refused<C, W> {
+    /// Why it was refused.
+    pub error: Error,
+    /// The controller, as given (a policy's recurrent state may have been overwritten: a new
+    /// task or a resume sets it again).
+    pub controller: C,
+    /// The world, as given ([`World::restore_cursor`] changes nothing when it refuses).
+    pub world: W,
+}
+
+impl<C, W> std::fmt::Debug for Refused<C, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Refused")
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A controller (by default a trained [`Policy`]) driving a workspace against a [`World`]; see
+/// the [module docs](self).
+pub struct Agent<W, C = Policy> {
+    controller: C,
+    world: W,
     ws: HeapWorkspace,
     layout: Layout,
     config: AgentConfig,
@@ -209,141 +185,219 @@ pub struct Agent<E> {
     mask: Vec<u8>,
     rng: SplitMix64,
     steps: u64,
-    world: u64,
+    world_actions: u64,
     harness: u64,
     trace: TraceSink,
     trace_line: Vec<u8>,
-    /// The policy's [`checkpoint::policy_identity`].
+    /// The controller's [`Controller::identity`], recorded in checkpoints.
     identity: u64,
     durable: Option<Durable>,
 }
 
-impl<E: Environment> Agent<E> {
-    /// An agent; the workspace's capacities come from the policy's contract, and the
-    /// environment's tool count must match it. Starts the first task.
-    pub fn new(policy: Policy, env: E, config: AgentConfig) -> Result<Self> {
-        let mut agent = Self::build(policy, env, config)?;
+impl<W: World, C: Controller<W>> Agent<W, C> {
+    /// An agent; the workspace's capacities come from the controller (a policy's contract), and
+    /// the world's tool count must match them. Starts the first task with `config.seed`.
+    pub fn new(controller: C, world: W, config: AgentConfig) -> Result<Self> {
+        Self::try_new(controller, world, config).map_err(|r| r.error)
+    }
+
+    /// [`Agent::new`] that hands the controller and the world back when it refuses them.
+    pub fn try_new(controller: C, world: W, config: AgentConfig) -> Result<Self, Refused<C, W>> {
+        let mut agent = Self::build(controller, world, config)?;
         agent.start_task(config.seed);
         Ok(agent)
     }
 
     /// An agent whose task has not been started: [`Agent::new`] starts one, a resume restores
-    /// one.
-    fn build(policy: Policy, env: E, config: AgentConfig) -> Result<Self> {
-        let caps = policy.abi().capacities;
-        if env.tools() != caps.tools {
-            return Err(Error::new(
+    /// one. A refusal hands the parts back.
+    fn build(controller: C, world: W, config: AgentConfig) -> Result<Self, Refused<C, W>> {
+        let caps = controller.capacities();
+        let checked = if world.tools() != caps.tools {
+            Err(Error::new(
                 ErrorKind::Config,
                 format!(
-                    "the environment has {} tools, the policy was made for {}",
-                    env.tools(),
+                    "the world has {} tools, the policy was made for {}",
+                    world.tools(),
                     caps.tools
                 ),
-            ));
-        }
-        if let Selection::Sample { temperature } = config.selection
+            ))
+        } else if let Selection::Sample { temperature } = config.selection
             && !(temperature > 0.0 && temperature.is_finite())
         {
-            return Err(Error::new(
+            Err(Error::new(
                 ErrorKind::Config,
                 format!("sampling temperature must be above 0, not {temperature}"),
-            ));
-        }
-        let ws_config = Config {
-            tools: caps.tools,
-            budget: config.budget,
-            costs: config.costs,
+            ))
+        } else {
+            let ws_config = Config {
+                tools: caps.tools,
+                budget: config.budget,
+                costs: config.costs,
+            };
+            HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, ws_config)
+                .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))
         };
-        let ws = HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, ws_config)
-            .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
-        let layout = policy.layout();
+        let ws = match checked {
+            Ok(ws) => ws,
+            Err(error) => {
+                return Err(Refused {
+                    error,
+                    controller,
+                    world,
+                });
+            }
+        };
+        let layout = Layout::new(caps);
         Ok(Self {
             obs: vec![0.0; layout.obs_len()],
             mask: vec![0; layout.actions()],
             rng: SplitMix64(config.seed),
-            env,
+            identity: controller.identity(),
+            controller,
+            world,
             ws,
             layout,
             config,
             steps: 0,
-            world: 0,
+            world_actions: 0,
             harness: 0,
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
-            identity: checkpoint::policy_identity(policy.abi(), policy.fingerprint()),
             durable: None,
-            policy,
         })
     }
 
     /// Continues from the checkpoint in `path` (see [`crate::checkpoint`]): the workspace, step
-    /// counters, sampler and recurrent state as they were when it was written, and the
-    /// environment's cursor if it saved one ([`Environment::restore_cursor`]). The task is not
-    /// restarted and [`Environment::reset`] is not called.
+    /// counters, sampler and recurrent state as they were when it was written, and the world's
+    /// cursor if it saved one ([`World::restore_cursor`]). The task is not restarted and
+    /// [`World::reset`] is not called.
     ///
-    /// `policy` must have the contract of the policy that wrote it, and `config` its budget and
-    /// costs; the sampler's state comes from the checkpoint, not from `config.seed`, and
-    /// `config.selection` applies from here on (the same one keeps the run deterministic). A
-    /// file that is corrupted, truncated or foreign is refused with [`ErrorKind::Checkpoint`]
-    /// (its [`CheckpointError`] as the source); a missing one with [`ErrorKind::Io`]. The
-    /// schedule is not part of a checkpoint: set it again with [`Agent::set_checkpoints`].
+    /// `controller` must have the contract of the one that wrote it (for a policy: the same
+    /// ABI, capacities and tools), and `config` its budget and costs; the sampler's state comes
+    /// from the checkpoint, not from `config.seed`, and `config.selection` applies from here on
+    /// (the same one keeps the run deterministic). A file that is corrupted, truncated or
+    /// foreign is refused with [`ErrorKind::Checkpoint`] (its [`CheckpointError`] as the
+    /// source); a missing one with [`ErrorKind::Io`]. The schedule is not part of a
+    /// checkpoint: set it again with [`Agent::set_checkpoints`].
     pub fn resume(
-        policy: Policy,
-        env: E,
+        controller: C,
+        world: W,
         config: AgentConfig,
         path: impl AsRef<Path>,
     ) -> Result<Self> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("reading checkpoint {}", path.display()),
-            )
-            .with_source(e)
-        })?;
-        Self::resume_named(policy, env, config, &bytes, &path.display().to_string())
+        Self::try_resume(controller, world, config, path).map_err(|r| r.error)
     }
 
     /// [`Agent::resume`] from checkpoint bytes ([`Agent::checkpoint_bytes`] wrote them).
     pub fn resume_from_bytes(
-        policy: Policy,
-        env: E,
+        controller: C,
+        world: W,
         config: AgentConfig,
         bytes: &[u8],
     ) -> Result<Self> {
-        Self::resume_named(policy, env, config, bytes, "in memory")
+        Self::try_resume_from_bytes(controller, world, config, bytes).map_err(|r| r.error)
+    }
+
+    /// [`Agent::resume`] that hands the controller and the world back when it refuses (a
+    /// missing file included), so that the caller can start afresh with them.
+    pub fn try_resume(
+        controller: C,
+        world: W,
+        config: AgentConfig,
+        path: impl AsRef<Path>,
+    ) -> Result<Self, Refused<C, W>> {
+        let path = path.as_ref();
+        match std::fs::read(path) {
+            Ok(bytes) => Self::resume_named(
+                controller,
+                world,
+                config,
+                &bytes,
+                &path.display().to_string(),
+            ),
+            Err(e) => Err(Refused {
+                error: Error::new(
+                    ErrorKind::Io,
+                    format!("reading checkpoint {}", path.display()),
+                )
+                .with_source(e),
+                controller,
+                world,
+            }),
+        }
+    }
+
+    /// [`Agent::resume_from_bytes`] that hands the controller and the world back when it
+    /// refuses.
+    pub fn try_resume_from_bytes(
+        controller: C,
+        world: W,
+        config: AgentConfig,
+        bytes: &[u8],
+    ) -> Result<Self, Refused<C, W>> {
+        Self::resume_named(controller, world, config, bytes, "in memory")
     }
 
     fn resume_named(
-        policy: Policy,
-        env: E,
+        controller: C,
+        world: W,
         config: AgentConfig,
         bytes: &[u8],
         name: &str,
-    ) -> Result<Self> {
+    ) -> Result<Self, Refused<C, W>> {
         let refuse = |e: CheckpointError| {
             Error::new(ErrorKind::Checkpoint, format!("checkpoint {name} refused")).with_source(e)
         };
-        let c = Checkpoint::decode(bytes).map_err(refuse)?;
-        let mut agent = Self::build(policy, env, config)?;
-        if c.policy != agent.identity {
+        let c = match Checkpoint::decode(bytes) {
+            Ok(c) => c,
+            Err(e) => {
+                return Err(Refused {
+                    error: refuse(e),
+                    controller,
+                    world,
+                });
+            }
+        };
+        let mut agent = Self::build(controller, world, config)?;
+        match agent.restore(&c, &config, name, refuse) {
+            Ok(()) => Ok(agent),
+            Err(error) => {
+                let (controller, world) = agent.into_parts();
+                Err(Refused {
+                    error,
+                    controller,
+                    world,
+                })
+            }
+        }
+    }
+
+    /// Restores a fresh agent's state from a decoded checkpoint (the world's cursor last, so
+    /// that a refusal leaves the world as it was).
+    fn restore(
+        &mut self,
+        c: &Checkpoint<'_>,
+        config: &AgentConfig,
+        name: &str,
+        refuse: impl Fn(CheckpointError) -> Error,
+    ) -> Result<()> {
+        if c.policy != self.identity {
             return Err(refuse(CheckpointError::ForeignPolicy {
-                policy: agent.identity,
+                policy: self.identity,
                 checkpoint: c.policy,
             }));
         }
-        let state_len = agent.policy.state().len();
+        let state_len = self.controller.state().len();
         if c.state.len() != state_len {
             return Err(refuse(CheckpointError::StateLength {
                 policy: state_len,
                 checkpoint: c.state.len(),
             }));
         }
-        agent
-            .ws
+        self.ws
             .restore(c.workspace)
             .map_err(|e| refuse(CheckpointError::Workspace(e)))?;
-        let restored = *agent.ws.config();
+        let restored = *self.ws.config();
         if restored.budget != config.budget {
             return Err(refuse(CheckpointError::ConfigMismatch("budget")));
         }
@@ -351,15 +405,21 @@ impl<E: Environment> Agent<E> {
             return Err(refuse(CheckpointError::ConfigMismatch("costs")));
         }
         let state: Vec<f32> = c.state.floats().collect();
-        agent.policy.set_state(&state)?;
-        if let Some(cursor) = c.environment {
-            agent.env.restore_cursor(cursor)?;
+        self.controller.set_state(&state)?;
+        if let Some(cursor) = c.world {
+            self.world.restore_cursor(cursor).map_err(|e| {
+                Error::new(
+                    ErrorKind::Checkpoint,
+                    format!("checkpoint {name} refused by the world"),
+                )
+                .with_source(e)
+            })?;
         }
-        agent.steps = c.steps;
-        agent.world = c.world_actions;
-        agent.harness = c.harness_actions;
-        agent.rng = SplitMix64(c.rng);
-        Ok(agent)
+        self.steps = c.steps;
+        self.world_actions = c.world_actions;
+        self.harness = c.harness_actions;
+        self.rng = SplitMix64(c.rng);
+        Ok(())
     }
 
     /// Writes checkpoints on `schedule` from now on (see the [module docs](self)); `None`
@@ -420,16 +480,16 @@ impl<E: Environment> Agent<E> {
                 )
             })?
             .len();
-        b.env.clear();
-        let saved = self.env.save_cursor(&mut b.env);
+        b.world.clear();
+        let saved = self.world.save_cursor(&mut b.world);
         Checkpoint {
             policy: self.identity,
             steps: self.steps,
-            world_actions: self.world,
+            world_actions: self.world_actions,
             harness_actions: self.harness,
             rng: self.rng.0,
-            state: State::encode_into(self.policy.state(), &mut b.state),
-            environment: saved.then_some(&b.env[..]),
+            state: State::encode_into(self.controller.state(), &mut b.state),
+            world: saved.then_some(&b.world[..]),
             workspace: &b.workspace[..n],
         }
         .encode(&mut b.file);
@@ -453,15 +513,24 @@ impl<E: Environment> Agent<E> {
         r
     }
 
-    /// Starts a new task with this seed: clears Belief and Progress, keeps Experience.
+    /// Starts a new task with this seed: clears Belief and Progress, keeps Experience, resets
+    /// the world and tells the controller.
     pub fn start_task(&mut self, seed: u64) {
         self.ws.reset_task();
-        self.policy.reset_state();
-        let first = self.env.reset(seed);
+        let first = self.world.reset(seed);
         self.ws.observe_owned(first);
         self.steps = 0;
-        self.world = 0;
+        self.world_actions = 0;
         self.harness = 0;
+        let view = View {
+            workspace: &self.ws,
+            layout: &self.layout,
+            world: &self.world,
+            obs: &[],
+            mask: &[],
+            selection: self.config.selection,
+        };
+        self.controller.begin(&view);
     }
 
     /// Sends one record per step to `sink` (see [`crate::trace`]); [`TraceSink::Off`] stops.
@@ -476,67 +545,186 @@ impl<E: Environment> Agent<E> {
         &self.ws
     }
 
-    /// The environment.
-    pub fn environment(&self) -> &E {
-        &self.env
+    /// The action space (the structured-v1 layout of the workspace's capacities).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
-    /// The environment, to change between steps (a host registering or replacing its tools).
-    /// Its tool count must stay the policy's.
-    pub fn environment_mut(&mut self) -> &mut E {
-        &mut self.env
+    /// The world.
+    pub fn world(&self) -> &W {
+        &self.world
     }
 
-    /// The policy.
-    pub fn policy(&self) -> &Policy {
-        &self.policy
+    /// The world, to change between steps (a host registering or replacing its tools). Its tool
+    /// count must stay the policy's.
+    pub fn world_mut(&mut self) -> &mut W {
+        &mut self.world
     }
 
-    /// One step of the loop. `Ok(None)` when the task has ended (finished, or no legal action
-    /// is left, as when the budget is spent).
+    /// The controller (the policy).
+    pub fn controller(&self) -> &C {
+        &self.controller
+    }
+
+    /// The controller, to change between steps.
+    pub fn controller_mut(&mut self) -> &mut C {
+        &mut self.controller
+    }
+
+    /// Takes the agent apart: its controller and its world (the workspace is dropped).
+    pub fn into_parts(self) -> (C, W) {
+        (self.controller, self.world)
+    }
+
+    /// How the agent is set up.
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// What a controller sees now, without the observation and mask (a teacher asked for its
+    /// choice in the current state, say).
+    pub fn view(&self) -> View<'_, W> {
+        View {
+            workspace: &self.ws,
+            layout: &self.layout,
+            world: &self.world,
+            obs: &[],
+            mask: &[],
+            selection: self.config.selection,
+        }
+    }
+
+    /// Whether the current task has ended: finished, or its budget spent (then it counts as
+    /// unfinished, even though `finish` costs nothing).
+    pub fn is_over(&self) -> bool {
+        self.ws.finished().is_some() || self.ws.remaining() == 0
+    }
+
+    /// How the current task went so far, as the world judges it ([`World::judge`]).
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.world.judge(self.ws.finished())
+    }
+
+    /// One step of the loop. `Ok(None)` when the task has ended (finished, budget spent, or no
+    /// legal action left).
     ///
     /// With a [`CheckpointSchedule`], a step that reaches a boundary then writes the
     /// checkpoint; if that fails, the error is returned after the step took effect, and the
     /// agent goes on (the next boundary tries again).
     pub fn step(&mut self) -> Result<Option<StepReport>> {
-        if self.ws.finished().is_some() {
+        if self.is_over() {
             return Ok(None);
         }
         let started = self.trace.is_on().then(std::time::Instant::now);
-        let internal = |e: &dyn std::fmt::Display| {
+        let needs = self.controller.needs();
+        if needs.obs {
+            self.layout
+                .encode(&self.ws, &mut self.obs)
+                .map_err(|e| internal(&e))?;
+        }
+        if needs.mask {
+            let legal = self
+                .layout
+                .mask(&self.ws, &mut self.mask)
+                .map_err(|e| internal(&e))?;
+            if legal == 0 {
+                return Ok(None);
+            }
+        }
+        let view = View {
+            workspace: &self.ws,
+            layout: &self.layout,
+            world: &self.world,
+            obs: if needs.obs { &self.obs } else { &[] },
+            mask: if needs.mask { &self.mask } else { &[] },
+            selection: self.config.selection,
+        };
+        let decision = self.controller.decide(&view, &mut self.rng)?;
+        let (action, template) = self.resolve(&decision).map_err(|e| {
             Error::new(
                 ErrorKind::Workspace,
-                format!("the workspace refused the loop: {e}"),
+                format!(
+                    "the controller chose an action the workspace refuses: {}",
+                    e.message()
+                ),
             )
-        };
-        self.layout
-            .encode(&self.ws, &mut self.obs)
-            .map_err(|e| internal(&e))?;
-        let legal = self
-            .layout
-            .mask(&self.ws, &mut self.mask)
-            .map_err(|e| internal(&e))?;
-        if legal == 0 {
+        })?;
+        self.advance(action, template, started).map(Some)
+    }
+
+    /// One step with a decision made outside the agent (a learner in another language, a
+    /// teacher): the same path as [`Agent::step`] from the decision on. `Ok(None)` when the
+    /// task has already ended. A decision the workspace refuses is an error that changes
+    /// nothing.
+    pub fn step_with(&mut self, decision: &Decision) -> Result<Option<StepReport>> {
+        if self.is_over() {
             return Ok(None);
         }
-        let logits = self.policy.run(&self.obs, &self.mask)?;
-        let template = select(logits, &self.mask, self.config.selection, &mut self.rng);
-        let action = self
-            .layout
-            .resolve(&self.ws, template)
-            .map_err(|e| internal(&e))?;
+        let started = self.trace.is_on().then(std::time::Instant::now);
+        let (action, template) = self.resolve(decision)?;
+        self.advance(action, template, started).map(Some)
+    }
+
+    /// Checks that `decision` is legal now, changing nothing.
+    pub fn check(&self, decision: &Decision) -> Result<()> {
+        let (action, _) = self.resolve(decision)?;
+        self.ws.check(&action).map_err(|e| {
+            Error::new(
+                ErrorKind::Workspace,
+                format!("{} is not legal now: {e}", describe(decision)),
+            )
+        })
+    }
+
+    fn resolve(&self, decision: &Decision) -> Result<(Action<'static>, Option<usize>)> {
+        match decision {
+            Decision::Template(t) => self
+                .layout
+                .resolve(&self.ws, *t)
+                .map(|a| (a, Some(*t)))
+                .map_err(|e| {
+                    Error::new(
+                        ErrorKind::Workspace,
+                        format!("{} is not legal now: {e}", describe(decision)),
+                    )
+                }),
+            Decision::Call { tool, arg } => {
+                let mut args = heapless::Vec::new();
+                if let Some(v) = arg {
+                    // One argument always fits.
+                    let _ = args.push(Arg::Lit(ValueRef::Int(*v)));
+                }
+                Ok((Action::Act { tool: *tool, args }, None))
+            }
+        }
+    }
+
+    /// Applies a resolved action, dispatches a tool call, traces and checkpoints.
+    fn advance(
+        &mut self,
+        action: Action<'static>,
+        template: Option<usize>,
+        started: Option<std::time::Instant>,
+    ) -> Result<StepReport> {
         let before = self.ws.spent();
-        // The mask said legal, so apply accepts it; anything else is a bug worth reporting.
-        let outcome = self.ws.apply(&action).map_err(|e| internal(&e))?;
+        let outcome = self.ws.apply(&action).map_err(|e| {
+            Error::new(
+                ErrorKind::Workspace,
+                format!("the workspace refused {action:?}: {e}"),
+            )
+        })?;
         self.steps += 1;
         match &action {
-            Action::Act { .. } => self.world += 1,
+            Action::Act { .. } => self.world_actions += 1,
             Action::Finish { .. } => {}
             _ => self.harness += 1,
         }
         if let Outcome::Call(call) = &outcome {
-            let event = self.env.call(call);
+            let event = self.world.call(call);
+            self.controller.observe(&action, Some(&event));
             self.ws.observe_owned(event);
+        } else {
+            self.controller.observe(&action, None);
         }
         let report = StepReport {
             template,
@@ -547,7 +735,7 @@ impl<E: Environment> Agent<E> {
         if let Some(t0) = started {
             let record = TraceRecord {
                 step: self.steps,
-                template,
+                template: report.template,
                 action: &report.action,
                 outcome: &report.outcome,
                 cost: report.cost,
@@ -560,7 +748,7 @@ impl<E: Environment> Agent<E> {
         if self.durable.is_some() {
             self.checkpoint_if_due(matches!(report.action, Action::Commit(_)))?;
         }
-        Ok(Some(report))
+        Ok(report)
     }
 
     /// Steps until the task ends or `max_steps` steps were taken.
@@ -581,11 +769,32 @@ impl<E: Environment> Agent<E> {
         Summary {
             finished: self.ws.finished(),
             steps: self.steps,
-            world_actions: self.world,
+            world_actions: self.world_actions,
             harness_actions: self.harness,
             spent: self.ws.spent(),
         }
     }
+}
+
+impl<W: World> Agent<W, Policy> {
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.controller
+    }
+}
+
+fn describe(d: &Decision) -> String {
+    match d {
+        Decision::Template(t) => format!("template {t}"),
+        Decision::Call { tool, arg } => format!("a call of tool {tool} with {arg:?}"),
+    }
+}
+
+fn internal(e: &dyn std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::Workspace,
+        format!("the workspace refused the loop: {e}"),
+    )
 }
 
 fn checkpoint_io(path: &Path, e: std::io::Error) -> Error {
@@ -594,119 +803,4 @@ fn checkpoint_io(path: &Path, e: std::io::Error) -> Error {
         format!("writing checkpoint {}", path.display()),
     )
     .with_source(e)
-}
-
-/// Picks a legal template: see [`Selection`]. `mask` has at least one legal entry.
-fn select(logits: &[f32], mask: &[u8], how: Selection, rng: &mut SplitMix64) -> usize {
-    let legal = || {
-        logits
-            .iter()
-            .zip(mask)
-            .enumerate()
-            .filter(|(_, (_, m))| **m == 1)
-    };
-    // NaN logits rank below everything; ties go to the lowest index.
-    let key = |l: f32| if l.is_nan() { f32::NEG_INFINITY } else { l };
-    let mut best = None::<(usize, f32)>;
-    for (i, (&l, _)) in legal() {
-        if best.is_none_or(|(_, b)| key(l) > b) {
-            best = Some((i, key(l)));
-        }
-    }
-    let best = best.map_or(0, |(i, _)| i);
-    let Selection::Sample { temperature } = how else {
-        return best;
-    };
-    let top = logits[best];
-    let weight = |l: f32| {
-        if l.is_nan() {
-            0.0
-        } else {
-            (f64::from(l - top) / f64::from(temperature)).exp()
-        }
-    };
-    let total: f64 = legal().map(|(_, (&l, _))| weight(l)).sum();
-    let mut target = rng.next_f64() * total;
-    for (i, (&l, _)) in legal() {
-        target -= weight(l);
-        if target <= 0.0 {
-            return i;
-        }
-    }
-    best
-}
-
-/// SplitMix64: a tiny, well-known generator whose whole state is one `u64` (so a checkpoint
-/// holds it exactly).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SplitMix64(pub(crate) u64);
-
-impl SplitMix64 {
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`, 53 bits.
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn argmax_picks_the_best_legal_and_breaks_ties_low() {
-        let mut r = SplitMix64(1);
-        let logits = [5.0, 1.0, 3.0, 3.0];
-        assert_eq!(select(&logits, &[0, 1, 1, 1], Selection::Argmax, &mut r), 2);
-        assert_eq!(select(&logits, &[1, 1, 1, 1], Selection::Argmax, &mut r), 0);
-        assert_eq!(
-            select(&[f32::NAN, 1.0], &[1, 1], Selection::Argmax, &mut r),
-            1
-        );
-    }
-
-    #[test]
-    fn sampling_is_seeded_and_stays_legal() {
-        let logits = [0.0, 0.5, 0.2, 9.0];
-        let mask = [1, 1, 1, 0];
-        let run = |seed| {
-            let mut r = SplitMix64(seed);
-            (0..200)
-                .map(|_| {
-                    select(
-                        &logits,
-                        &mask,
-                        Selection::Sample { temperature: 1.0 },
-                        &mut r,
-                    )
-                })
-                .collect::<Vec<_>>()
-        };
-        let a = run(7);
-        assert_eq!(a, run(7));
-        assert_ne!(a, run(8));
-        assert!(a.iter().all(|&i| i < 3), "never the masked template");
-        for i in 0..3 {
-            assert!(a.contains(&i), "template {i} never sampled");
-        }
-        // A cold temperature is greedy.
-        let mut r = SplitMix64(3);
-        let cold = Selection::Sample { temperature: 1e-3 };
-        assert!((0..50).all(|_| select(&logits, &mask, cold, &mut r) == 1));
-    }
-
-    #[test]
-    fn splitmix_matches_its_reference_values() {
-        // First outputs for seed 0 of the reference implementation.
-        let mut r = SplitMix64(0);
-        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
-    }
 }

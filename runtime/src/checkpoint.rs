@@ -2,8 +2,8 @@
 //!
 //! A checkpoint holds everything a killed process needs to continue a task exactly where it
 //! stood: the core workspace snapshot, the agent's step counters, the sampler's state, the
-//! policy's recurrent state, and the environment's cursor where the environment saves one
-//! (see [`Environment::save_cursor`]). [`Agent::resume`] rebuilds an agent from it; the agent
+//! policy's recurrent state, and the world's cursor where the world saves one
+//! (see [`World::save_cursor`]). [`Agent::resume`] rebuilds an agent from it; the agent
 //! writes one on its own at the boundaries a [`CheckpointSchedule`] names.
 //!
 //! # Format (version 1)
@@ -21,7 +21,7 @@
 //!   sampler state            u64   (SplitMix64: its whole state)
 //!   recurrent state length   u32   n, in floats (0 for a feed-forward policy)
 //!   recurrent state          n × f32 (IEEE 754 bits, little-endian)
-//!   environment cursor       u8: 0 = none; 1 = then u32 length m and m bytes
+//!   world cursor       u8: 0 = none; 1 = then u32 length m and m bytes
 //!   workspace snapshot       u32 length w, then w bytes in the core snapshot format
 //!                            (its own magic "EVHW", version and CRC-32; see core's PROTOCOL.md)
 //! ```
@@ -46,7 +46,7 @@
 //! directory, so that after a crash at any instant the target is either the old checkpoint or
 //! the new one, whole. A temporary file left by a crash is overwritten by the next write.
 //!
-//! [`Environment::save_cursor`]: crate::Environment::save_cursor
+//! [`World::save_cursor`]: crate::World::save_cursor
 //! [`Agent::resume`]: crate::Agent::resume
 //! [`CheckpointSchedule`]: crate::agent::CheckpointSchedule
 
@@ -191,8 +191,8 @@ pub struct Checkpoint<'a> {
     pub rng: u64,
     /// The recurrent state.
     pub state: State<'a>,
-    /// The environment's cursor, if it saved one.
-    pub environment: Option<&'a [u8]>,
+    /// The world's cursor, if it saved one.
+    pub world: Option<&'a [u8]>,
     /// The core workspace snapshot.
     pub workspace: &'a [u8],
 }
@@ -246,7 +246,7 @@ impl<'a> Checkpoint<'a> {
             + 4
             + self.state.0.len()
             + 1
-            + self.environment.map_or(0, |e| 4 + e.len())
+            + self.world.map_or(0, |e| 4 + e.len())
             + 4
             + self.workspace.len()
             + TAIL
@@ -256,7 +256,7 @@ impl<'a> Checkpoint<'a> {
     ///
     /// # Panics
     ///
-    /// If the recurrent state, the environment cursor, the workspace snapshot or the whole body
+    /// If the recurrent state, the world cursor, the workspace snapshot or the whole body
     /// exceeds 4 GiB, which no policy or workspace this crate can build reaches.
     pub fn encode(&self, out: &mut Vec<u8>) {
         let len32 = |n: usize| u32::try_from(n).expect("checkpoint parts are below 4 GiB");
@@ -276,7 +276,7 @@ impl<'a> Checkpoint<'a> {
         }
         out.extend_from_slice(&len32(self.state.len()).to_le_bytes());
         out.extend_from_slice(self.state.0);
-        match self.environment {
+        match self.world {
             None => out.push(0),
             Some(e) => {
                 out.push(1);
@@ -334,13 +334,13 @@ impl<'a> Checkpoint<'a> {
                 "recurrent state",
             )?,
         );
-        let environment = match r.take(1, "environment cursor flag")?[0] {
+        let world = match r.take(1, "world cursor flag")?[0] {
             0 => None,
             1 => {
-                let n = r.u32("environment cursor length")? as usize;
-                Some(r.take(n, "environment cursor")?)
+                let n = r.u32("world cursor length")? as usize;
+                Some(r.take(n, "world cursor")?)
             }
-            _ => return Err(CheckpointError::Malformed("environment cursor flag")),
+            _ => return Err(CheckpointError::Malformed("world cursor flag")),
         };
         let n = r.u32("workspace snapshot length")? as usize;
         let workspace = r.take(n, "workspace snapshot")?;
@@ -356,7 +356,7 @@ impl<'a> Checkpoint<'a> {
             harness_actions,
             rng,
             state,
-            environment,
+            world,
             workspace,
         })
     }
@@ -429,7 +429,7 @@ mod tests {
             harness_actions: 31,
             rng: u64::MAX - 3,
             state: State::from_le_bytes(state).unwrap(),
-            environment: env,
+            world: env,
             workspace: b"EVHW-not-checked-here",
         };
         let mut out = vec![0xAA; 3];
@@ -545,14 +545,14 @@ mod tests {
         body.push(2);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("environment cursor flag"))
+            Err(CheckpointError::Malformed("world cursor flag"))
         );
         body.pop();
         body.push(1);
         body.extend_from_slice(&9u32.to_le_bytes());
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("environment cursor"))
+            Err(CheckpointError::Malformed("world cursor"))
         );
         body.truncate(44);
         body.push(0);

@@ -18,7 +18,7 @@ pub fn template_verb(t: Template) -> &'static str {
         | Template::Confirm { .. }
         | Template::Retract { .. }
         | Template::Compress => "track",
-        Template::Plan { .. } | Template::Step { .. } | Template::Checkpoint { .. } => "commit",
+        Template::Plan { .. } | Template::Step { .. } | Template::Cursor { .. } => "commit",
         Template::Recall { .. } => "recall",
         Template::NoteFact { .. }
         | Template::NoteField { .. }
@@ -88,7 +88,14 @@ pub fn layout_json(caps: Capacities) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::CAPACITIES;
+
+    /// The task suite's capacities: 16 facts, 8 steps, 4 lessons, 8 tools.
+    const CAPACITIES: Capacities = Capacities {
+        facts: 16,
+        steps: 8,
+        lessons: 4,
+        tools: 8,
+    };
 
     #[test]
     fn the_suite_layout_has_every_size_and_template() {

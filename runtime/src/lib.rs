@@ -1,36 +1,79 @@
-//! Run a trained, self-managing agent: load an exported ONNX policy and drive a workspace with
-//! it.
+//! Run a trained, self-managing agent: load an exported ONNX policy and let it drive a
+//! workspace against a world.
+//!
+//! ```no_run
+//! use evoharness_core::{EventBuf, EventKind, ToolCall, Value};
+//! use evoharness_runtime::{Agent, AgentConfig, PolicyBuilder, World};
+//!
+//! /// The host's own tools: here one, `lookup`.
+//! struct Host;
+//!
+//! impl World for Host {
+//!     fn tools(&self) -> u16 {
+//!         1
+//!     }
+//!     fn reset(&mut self, _seed: u64) -> EventBuf {
+//!         EventBuf::new(EventKind::Notice, 0)
+//!     }
+//!     fn call(&mut self, call: &ToolCall) -> EventBuf {
+//!         EventBuf::new(EventKind::Result, call.tool)
+//!             .with("found", Value::Bool(true))
+//!             .unwrap_or_else(|_| EventBuf::new(EventKind::Error, call.tool))
+//!     }
+//! }
+//!
+//! # fn main() -> evoharness_runtime::Result<()> {
+//! let policy = PolicyBuilder::new().commit_from_file("policy.onnx")?;
+//! let mut agent = Agent::new(policy, Host, AgentConfig::default())?;
+//! let summary = agent.run(1_000)?;
+//! println!("{} steps, finished: {:?}", summary.steps, summary.finished);
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # Layout
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`agent`] | the agent loop, the [`Environment`] trait a host implements, action selection |
+//! | [`world`] | the [`World`] contract: what any environment an agent acts in implements |
+//! | [`agent`] | the agent loop: observe, encode, decide, apply or dispatch, checkpoint |
+//! | [`controller`] | who decides: the [`Controller`] trait, which a [`Policy`] implements; action selection |
 //! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
-//! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
+//! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
+//! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`trace`] | one JSON line (or callback) per step |
+//! | [`rng`] | the one small seeded generator (SplitMix64) |
 //! | [`error`] | the one error type |
-//! | [`fixture_env`] | a toy environment for the test fixture policies (tests and demos; not a task) |
-//! | [`tasks`] | the task suite: simulated enterprise workflows, baselines, vectorised stepping, evaluation |
+//! | `fixture_world` | (feature `fixture`) a toy world for the test fixture policies: tests and demos, not a task |
+//!
+//! The task suite (simulated enterprise workflows, baselines, training environments,
+//! evaluation) is the `evoharness-suite` crate; the `evoharness` command-line tool is
+//! `evoharness-cli`. Neither is linked into a host that embeds this crate.
 
 pub mod agent;
 pub mod backend;
 pub mod checkpoint;
+pub mod controller;
 pub mod error;
-pub mod fixture_env;
+#[cfg(feature = "fixture")]
+pub mod fixture_world;
 pub mod layout;
+pub mod limits;
 pub mod policy;
-pub mod tasks;
+pub mod rng;
 pub mod trace;
+pub mod world;
 
-pub use agent::{
-    Agent, AgentConfig, CheckpointSchedule, Environment, Selection, StepReport, Summary,
-};
+pub use agent::{Agent, AgentConfig, CheckpointSchedule, Refused, StepReport, Summary};
 pub use backend::{Active, Backend};
 pub use checkpoint::CheckpointError;
+pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
-pub use fixture_env::FixtureEnv;
+#[cfg(feature = "fixture")]
+pub use fixture_world::FixtureWorld;
+pub use limits::PolicyLimits;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
 pub use trace::{TraceRecord, TraceSink};
+pub use world::{Verdict, World};

@@ -20,6 +20,7 @@ use ort::value::{Tensor, TensorElementType, ValueType};
 
 use crate::backend::{self, Active, Backend};
 use crate::error::{Context, Error, ErrorKind, Result};
+use crate::limits::PolicyLimits;
 
 /// Where inference runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -103,10 +104,12 @@ pub struct PolicyBuilder {
     device: Device,
     cpu_fallback: bool,
     threads: Option<usize>,
+    limits: PolicyLimits,
 }
 
 impl PolicyBuilder {
-    /// Defaults: automatic backend, CPU, no fallback, the backend's default threads.
+    /// Defaults: automatic backend, CPU, no fallback, the backend's default threads, the
+    /// default [`PolicyLimits`].
     pub fn new() -> Self {
         Self::default()
     }
@@ -136,9 +139,21 @@ impl PolicyBuilder {
         self
     }
 
+    /// What loading the file may cost at most (see [`crate::limits`]): a file over a limit is
+    /// refused with [`ErrorKind::Policy`] before any session exists.
+    pub fn limits(mut self, limits: PolicyLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// Loads, checks and prepares the policy in `path`.
     pub fn commit_from_file(self, path: impl AsRef<Path>) -> Result<Policy> {
         let path = path.as_ref();
+        // A file over the size limit is refused before it is read.
+        if let Ok(m) = std::fs::metadata(path) {
+            self.limits
+                .check_len(m.len(), &path.display().to_string())?;
+        }
         let bytes = std::fs::read(path).context(ErrorKind::Io, || {
             format!("reading policy {}", path.display())
         })?;
@@ -173,7 +188,9 @@ impl PolicyBuilder {
             log::warn!("{e}; running on the CPU as allowed");
             device = Device::Cpu;
         }
-        // The contract first: a file that is not a policy fails before any session exists.
+        // The limits and the contract first: a file that is too costly or not a policy fails
+        // before any session exists.
+        self.limits.check(bytes, name)?;
         let abi = read_abi(&Metadata::read(bytes, name)?, name)?;
         let (session, device) = self.session(env, active, device, bytes, name)?;
         let mut policy = Policy::new(session, abi, active, name)?;

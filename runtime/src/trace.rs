@@ -14,8 +14,8 @@ use serde::Serialize;
 pub struct TraceRecord<'a> {
     /// The step's number in its task, from 1.
     pub step: u64,
-    /// The template the policy chose.
-    pub template: usize,
+    /// The template the policy chose; `null` (`None`) for a literal call.
+    pub template: Option<usize>,
     /// The action it resolved to.
     pub action: &'a Action<'static>,
     /// What applying it gave.

@@ -6,18 +6,18 @@ mod common;
 use common::fixture;
 use evoharness_core::Outcome;
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, ErrorKind, FixtureEnv, PolicyBuilder, Selection,
+    Agent, AgentConfig, Backend, ErrorKind, FixtureWorld, PolicyBuilder, Selection,
 };
 
-fn agent(model: &str, config: AgentConfig) -> Agent<FixtureEnv> {
+fn agent(model: &str, config: AgentConfig) -> Agent<FixtureWorld> {
     let p = PolicyBuilder::new()
         .backend(Backend::Tract)
         .commit_from_file(fixture(model))
         .unwrap();
-    Agent::new(p, FixtureEnv::new(), config).unwrap()
+    Agent::new(p, FixtureWorld::new(), config).unwrap()
 }
 
-fn snapshot(a: &Agent<FixtureEnv>) -> Vec<u8> {
+fn snapshot(a: &Agent<FixtureWorld>) -> Vec<u8> {
     let ws = a.workspace();
     let mut buf = vec![0; evoharness_core::snapshot::max_len(ws.capacities())];
     let n = ws.snapshot(&mut buf).unwrap().len();
@@ -25,15 +25,15 @@ fn snapshot(a: &Agent<FixtureEnv>) -> Vec<u8> {
     buf
 }
 
-fn trace(a: &mut Agent<FixtureEnv>, steps: usize) -> Vec<usize> {
+fn trace(a: &mut Agent<FixtureWorld>, steps: usize) -> Vec<usize> {
     (0..steps)
         .map_while(|_| a.step().unwrap())
-        .map(|r| r.template)
+        .map(|r| r.template.expect("a policy always picks a template"))
         .collect()
 }
 
 #[test]
-fn every_step_is_legal_and_tool_calls_reach_the_environment() {
+fn every_step_is_legal_and_tool_calls_reach_the_world() {
     let sample = Selection::Sample { temperature: 1.0 };
     let mut a = agent(
         "mlp.onnx",
@@ -51,7 +51,7 @@ fn every_step_is_legal_and_tool_calls_reach_the_environment() {
         }
     }
     let s = a.summary();
-    assert_eq!(a.environment().calls(), calls);
+    assert_eq!(a.world().calls(), calls);
     assert_eq!(s.world_actions, calls);
     assert!(s.steps > 0);
     assert!(s.spent <= 400);
@@ -116,9 +116,9 @@ fn the_budget_ends_the_task() {
 }
 
 #[test]
-fn mismatched_environment_and_bad_temperature_are_refused() {
+fn mismatched_world_and_bad_temperature_are_refused() {
     struct Two;
-    impl evoharness_runtime::Environment for Two {
+    impl evoharness_runtime::World for Two {
         fn tools(&self) -> u16 {
             2
         }
@@ -143,7 +143,7 @@ fn mismatched_environment_and_bad_temperature_are_refused() {
         ..Default::default()
     };
     assert_eq!(
-        Agent::new(p(), FixtureEnv::new(), bad)
+        Agent::new(p(), FixtureWorld::new(), bad)
             .err()
             .unwrap()
             .kind(),

@@ -32,10 +32,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::fixture;
-use evoharness_core::{Costs, EventBuf, EventKind, FieldBuf, ToolCall, Value};
+use evoharness_core::{Costs, EventBuf, EventKind, ToolCall, Value};
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, Environment, ErrorKind,
-    PolicyBuilder, Selection,
+    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, PolicyBuilder,
+    Selection, World,
 };
 
 const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
@@ -144,23 +144,10 @@ impl Ledger {
 }
 
 fn event(kind: EventKind, source: u16, fields: &[(&str, Value)]) -> EventBuf {
-    let mut e = EventBuf {
-        kind,
-        source,
-        fields: Default::default(),
-    };
-    for (k, v) in fields {
-        e.fields
-            .push(FieldBuf {
-                key: (*k).try_into().unwrap(),
-                value: v.clone(),
-            })
-            .unwrap();
-    }
-    e
+    EventBuf::from_fields(kind, source, fields).unwrap()
 }
 
-impl Environment for Ledger {
+impl World for Ledger {
     fn tools(&self) -> u16 {
         3
     }
@@ -258,14 +245,14 @@ fn run_task(dir: &Path, child: bool) {
             .unwrap();
     }
     let mut out = std::io::stdout().lock();
-    while !agent.environment().done() {
-        let before = agent.environment().next;
+    while !agent.world().done() {
+        let before = agent.world().next;
         agent
             .step()
             .unwrap()
             .expect("finish is unaffordable and the budget is never reached");
         if child {
-            let copied = if agent.environment().next > before {
+            let copied = if agent.world().next > before {
                 " copied"
             } else {
                 ""
@@ -300,11 +287,10 @@ struct Rng(u64);
 
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n
+        let mut g = evoharness_runtime::rng::SplitMix64(self.0);
+        let x = g.next_u64();
+        self.0 = g.0;
+        x % n
     }
 }
 
@@ -487,7 +473,7 @@ fn a_resumed_agent_continues_exactly() {
     let mut bytes = Vec::new();
     a.checkpoint_bytes(&mut bytes).unwrap();
     let c = evoharness_runtime::checkpoint::Checkpoint::decode(&bytes).unwrap();
-    assert_eq!(c.environment, None);
+    assert_eq!(c.world, None);
     assert!(c.state.is_empty());
     let b = Agent::resume_from_bytes(policy("mlp.onnx"), NoCursor::default(), config(), &bytes)
         .unwrap();
@@ -626,9 +612,9 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
 /// The fixture environment without a cursor: a host environment that does not implement
 /// resume, as most stateless ones need not.
 #[derive(Default)]
-struct NoCursor(evoharness_runtime::FixtureEnv);
+struct NoCursor(evoharness_runtime::FixtureWorld);
 
-impl Environment for NoCursor {
+impl World for NoCursor {
     fn tools(&self) -> u16 {
         self.0.tools()
     }

@@ -144,3 +144,45 @@ fn gpu_on_tract_falls_back_to_the_cpu_when_allowed() {
     assert_eq!(Device::TensorRt { device: 2 }.to_string(), "tensorrt:2");
     assert_eq!(Device::parse("cuda:1").unwrap(), Device::Cuda { device: 1 });
 }
+
+#[test]
+fn limits_refuse_a_costly_file_before_loading_it_and_name_the_limit() {
+    use evoharness_runtime::PolicyLimits;
+    let load = |limits: PolicyLimits| {
+        PolicyBuilder::new()
+            .backend(Backend::Tract)
+            .limits(limits)
+            .commit_from_file(fixture("mlp.onnx"))
+    };
+    let d = PolicyLimits::default();
+    assert!(load(d).is_ok(), "the defaults admit the fixtures");
+    for (limits, says) in [
+        (
+            PolicyLimits {
+                max_file_bytes: 1_000,
+                ..d
+            },
+            "more than the 1000 a policy file may have",
+        ),
+        (PolicyLimits { max_nodes: 2, ..d }, "more than 2 nodes"),
+        (
+            PolicyLimits {
+                max_tensor_elements: 100,
+                ..d
+            },
+            "more than 100 elements",
+        ),
+        (
+            PolicyLimits {
+                max_constant_bytes: 1_000,
+                ..d
+            },
+            "declare more than 1000 bytes",
+        ),
+    ] {
+        let e = load(limits).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Policy, "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+        assert!(e.to_string().contains("PolicyLimits"), "{e}");
+    }
+}

@@ -8,12 +8,11 @@
 //! ```
 //!
 //! Both agents run `runtime/tests/fixtures/suite_mlp.onnx` (random weights) on tract against a
-//! migration world (horizon 50, family 1), sampling at temperature 1 from the same seed, so they
-//! take the very same steps. When a task ends, the next one starts outside the timed region.
-//! The C ABI's step adds the pointer checks, the panic boundary, the re-entrancy guard, the
-//! report it writes, and the host environment's dispatch with its record of world calls (what
-//! makes the world resumable from a checkpoint). Criterion reports the medians; see
-//! `bindings/README.md` for the figures.
+//! migration world (horizon 50, organisation 1), sampling at temperature 1 from the same seed,
+//! so they take the very same steps. When a task ends, the next one starts outside the timed
+//! region. The C ABI's step adds the pointer checks, the panic boundary, the re-entrancy guard,
+//! the report it writes, and the host world's dispatch (host callbacks over the suite's world).
+//! Criterion reports the medians; see `bindings/README.md` for the figures.
 
 use std::ffi::CString;
 use std::hint::black_box;
@@ -22,16 +21,17 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use evoharness::{
-    evoharness_agent, evoharness_agent_config, evoharness_agent_config_for_task,
+    evoharness_agent, evoharness_agent_config, evoharness_agent_config_default,
     evoharness_agent_free, evoharness_agent_new, evoharness_agent_start_task,
-    evoharness_agent_step, evoharness_policy, evoharness_policy_load, evoharness_policy_options,
-    evoharness_policy_options_default, evoharness_status, evoharness_step_report, evoharness_task,
+    evoharness_agent_step, evoharness_costs, evoharness_policy, evoharness_policy_load,
+    evoharness_policy_options, evoharness_policy_options_default, evoharness_status,
+    evoharness_step_report, evoharness_world, world_handle,
 };
-use evoharness_runtime::tasks::{TaskConfig, TaskKind, World};
 use evoharness_runtime::{Agent, AgentConfig, Backend, PolicyBuilder, Selection};
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind};
 
 const HORIZON: u32 = 50;
-const FAMILY: u64 = 1;
+const ORGANISATION: u64 = 1;
 const SEED: u64 = 7;
 
 fn fixture() -> PathBuf {
@@ -41,7 +41,7 @@ fn fixture() -> PathBuf {
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("agent_step");
 
-    // Rust: Agent<World>.
+    // Rust: Agent<SuiteWorld>.
     let task = TaskConfig::new(TaskKind::Migration, HORIZON);
     let policy = PolicyBuilder::new()
         .backend(Backend::Tract)
@@ -53,7 +53,8 @@ fn bench(c: &mut Criterion) {
         selection: Selection::Sample { temperature: 1.0 },
         seed: SEED,
     };
-    let mut agent = Agent::new(policy, World::new(task, FAMILY), config).expect("an agent");
+    let mut agent =
+        Agent::new(policy, SuiteWorld::new(task, ORGANISATION), config).expect("an agent");
     let mut rust_task = SEED;
     g.bench_function("rust Agent::step", |b| {
         b.iter_custom(|iters| {
@@ -82,7 +83,7 @@ fn bench(c: &mut Criterion) {
     let mut policy: *mut evoharness_policy = std::ptr::null_mut();
     let mut c_agent: *mut evoharness_agent = std::ptr::null_mut();
     // SAFETY: every pointer is valid for what each function writes or reads; the options and
-    // config are initialised by their `_default`/`_for_task` functions before use.
+    // config are initialised by their `_default`/`_agent_config` functions before use.
     unsafe {
         assert_eq!(
             evoharness_policy_options_default(options.as_mut_ptr()),
@@ -95,19 +96,18 @@ fn bench(c: &mut Criterion) {
             evoharness_status::Ok
         );
         assert_eq!(
-            evoharness_agent_config_for_task(
-                evoharness_task::Migration as u32,
-                HORIZON,
-                FAMILY,
-                cfg.as_mut_ptr()
-            ),
+            evoharness_agent_config_default(cfg.as_mut_ptr()),
             evoharness_status::Ok
         );
         let mut cfg = cfg.assume_init();
+        cfg.budget = task.budget();
+        cfg.costs = evoharness_costs::from_core(task.costs());
         cfg.temperature = 1.0;
         cfg.seed = SEED;
+        // The suite's world as a C world handle, as libevoharness_suite makes it.
+        let mut world: *mut evoharness_world = world_handle(SuiteWorld::new(task, ORGANISATION));
         assert_eq!(
-            evoharness_agent_new(&mut policy, &cfg, &mut c_agent),
+            evoharness_agent_new(&mut policy, &mut world, &cfg, &mut c_agent),
             evoharness_status::Ok
         );
     }

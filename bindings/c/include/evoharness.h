@@ -3,18 +3,21 @@
  * SPDX-License-Identifier: MIT OR Apache-2.0
  *
  * Conventions
- * - Opaque handles (evoharness_workspace, evoharness_policy, evoharness_agent,
- *   evoharness_vec_env) are made by a _new or _load function and freed by their _free function;
+ * - This is the embedding library, libevoharness. libevoharness_suite (evoharness_suite.h) is a
+ *   superset with the task suite: link one of the two, never both.
+ * - Opaque handles (evoharness_workspace, evoharness_policy, evoharness_world,
+ *   evoharness_agent) are made by a _new or _load function and freed by their _free function;
  *   _free(NULL) is a no-op. Each handle type says which threads may use it.
  * - A function that can fail returns an evoharness_status: EVOHARNESS_STATUS_OK (0) on success.
  *   Its outputs are written only on success. evoharness_last_error_message() then says, for the
  *   calling thread, what went wrong.
- * - Pointers are checked: a required one that is NULL gives EVOHARNESS_STATUS_NULL_ARGUMENT. A
- *   buffer is always followed by its length; an input of length 0 may be NULL.
+ * - Pointers are checked: a required one that is NULL gives EVOHARNESS_STATUS_NULL_ARGUMENT, an
+ *   index past the end EVOHARNESS_STATUS_NOT_FOUND. A buffer is always followed by its length;
+ *   an input of length 0 may be NULL.
  * - Strings are NUL-terminated UTF-8 (paths: any bytes). Strings the library returns are owned
  *   by it; the comments say how long they stay valid.
- * - Enum-like inputs are uint32_t values of the enums below; a value out of range gives
- *   EVOHARNESS_STATUS_INVALID_ARGUMENT.
+ * - Enum-like inputs are uint32_t values of the enums below, which all start at 0; a value out
+ *   of range gives EVOHARNESS_STATUS_INVALID_ARGUMENT.
  * - A Rust panic inside the library (a bug) is caught and returned as EVOHARNESS_STATUS_PANIC
  *   (the workspace's profiles unwind; a build with panic=abort would abort instead).
  * - Callbacks (tools, traces, logs) must return normally: no C++ exception and no longjmp may
@@ -404,68 +407,6 @@ typedef uint32_t evoharness_device;
 #endif // __cplusplus
 
 /**
- * Which of the task suite's families an agent runs, if any.
- */
-enum evoharness_task
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
-    /**
-     * No suite task: the host's tools are the whole world.
-     */
-    EVOHARNESS_TASK_NONE = 0,
-    /**
-     * Move batches from a source to a target (tools `read`, `write`, `write_v2`, `wait`,
-     * `quarantine`, `transform`, `split`, `verify`).
-     */
-    EVOHARNESS_TASK_MIGRATION = 1,
-    /**
-     * Customer record management (`next`, `update_a`, `update_b`, `wait`, `reconcile`,
-     * `overwrite`, `escalate`, `merge`).
-     */
-    EVOHARNESS_TASK_RECORDS = 2,
-    /**
-     * A multi-step API workflow (`next`, `call`, `call_alt`, `wait`, `rollback`, `replay`,
-     * `compensate`, `auth`).
-     */
-    EVOHARNESS_TASK_ORCHESTRATION = 3,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum evoharness_task evoharness_task;
-#else
-typedef uint32_t evoharness_task;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-/**
- * A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
- */
-enum evoharness_teacher
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
-    /**
-     * The lean harness: sees only what a policy sees (the workspace and the current event),
-     * so a policy can imitate it exactly.
-     */
-    EVOHARNESS_TEACHER_LEAN = 1,
-    /**
-     * The oracle: reads the world's hidden state; an upper bound, not fully imitable.
-     */
-    EVOHARNESS_TEACHER_ORACLE = 2,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum evoharness_teacher evoharness_teacher;
-#else
-typedef uint32_t evoharness_teacher;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-/**
  * How severe a log record is (the `log` crate's levels).
  */
 enum evoharness_log_level
@@ -507,11 +448,11 @@ typedef uint32_t evoharness_log_level;
 #endif // __cplusplus
 
 /**
- * An agent: a policy driving its own workspace through a task, calling host tools (and, for a
- * suite task, the suite's simulated world for the tools the host does not serve).
+ * An agent: a policy driving its own workspace through a task, calling host tools and, for
+ * the tools the host does not serve, the world it was given (if any).
  *
  * Made by `evoharness_agent_new` or `evoharness_agent_resume`; the caller owns it and frees it
- * with `evoharness_agent_free`. It owns its policy and workspace.
+ * with `evoharness_agent_free`. It owns its policy, its world and its workspace.
  *
  * Thread safety: one thread at a time. An agent may move to another thread between calls if
  * its callbacks' `user_data` allow it. Its tool and trace callbacks run on the thread that
@@ -545,20 +486,6 @@ typedef struct evoharness_policy evoharness_policy;
 typedef struct evoharness_tool_result evoharness_tool_result;
 
 /**
- * `n` environments of one suite task, each a world and a workspace of the suite's capacities
- * (16 facts, 8 steps, 4 lessons, 8 tools), stepped together with one action template each.
- * An environment whose episode ends is reset at once with its next seed; Experience carries
- * over between the episodes of one environment (one organisation).
- *
- * Environment `i` runs organisation `family_start + i % family_count` and, for its `k`-th
- * episode, seed `seed + i + k·n`: deterministic for given arguments.
- *
- * Made by `evoharness_vec_env_new`; the caller owns it and frees it with
- * `evoharness_vec_env_free`. Thread safety: one thread at a time; it may move between threads.
- */
-typedef struct evoharness_vec_env evoharness_vec_env;
-
-/**
  * A workspace: Belief (facts), Progress (the plan) and Experience (lessons), the current event
  * and the step budget.
  *
@@ -571,6 +498,17 @@ typedef struct evoharness_vec_env evoharness_vec_env;
  * agent: not while another thread steps that agent.
  */
 typedef struct evoharness_workspace evoharness_workspace;
+
+/**
+ * A world made by a library for agents to act in (for instance a task of the suite, made by
+ * `evoharness_suite_world_new` in `libevoharness_suite`): the tools the host does not serve
+ * itself, with their state.
+ *
+ * The caller owns it until it gives it to `evoharness_agent_new` or `evoharness_agent_resume`,
+ * which take it over; free one you still own with `evoharness_world_free`. Thread safety: it
+ * may move to another thread; one thread at a time.
+ */
+typedef struct evoharness_world evoharness_world;
 
 /**
  * A typed value (what a fact holds, what an event field or a tool argument carries). Read the
@@ -961,8 +899,9 @@ typedef struct evoharness_policy_abi {
 } evoharness_policy_abi;
 
 /**
- * How an agent is set up. Fill it with `evoharness_agent_config_default` or
- * `evoharness_agent_config_for_task`, then change what you need.
+ * How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
+ * the suite, `evoharness_suite_agent_config` of `libevoharness_suite`), then change what you
+ * need.
  */
 typedef struct evoharness_agent_config {
     /**
@@ -982,20 +921,6 @@ typedef struct evoharness_agent_config {
      * Seeds the first task and the sampler: a run is deterministic for a seed.
      */
     uint64_t seed;
-    /**
-     * One of `evoharness_task`: the suite task whose world serves the tools the host does not.
-     */
-    uint32_t task;
-    /**
-     * The suite task's horizon (about how many steps an oracle needs), 1 to 10,000,000.
-     * Ignored without a task.
-     */
-    uint32_t horizon;
-    /**
-     * The suite task's organisation (it decides the error codes and their remedies). Ignored
-     * without a task.
-     */
-    uint64_t family;
 } evoharness_agent_config;
 
 /**
@@ -1142,98 +1067,19 @@ typedef struct evoharness_summary {
 } evoharness_summary;
 
 /**
- * How a suite task went, judged by its world.
+ * How a task went, as the agent's world judges it.
  */
-typedef struct evoharness_task_stats {
+typedef struct evoharness_verdict {
     /**
-     * The task succeeded: the agent finished claiming success, every item landed exactly once,
-     * and nothing was written wrong.
+     * The task's goal was reached (for a suite task: the agent finished claiming success,
+     * every item landed exactly once and nothing was written wrong).
      */
     bool success;
     /**
-     * -1 if the agent has not finished; 1 if it claimed success, 0 if it gave up.
+     * Integrity violations the world counted so far (0 for a world that counts none).
      */
-    int8_t finished;
-    /**
-     * Items in the task.
-     */
-    uint32_t items;
-    /**
-     * Items fetched so far.
-     */
-    uint32_t delivered;
-    /**
-     * Items that landed.
-     */
-    uint32_t landed;
-    /**
-     * Items that landed more than once (a violation).
-     */
-    uint32_t duplicates;
-    /**
-     * Items that have not landed (yet).
-     */
-    uint32_t gaps;
-    /**
-     * Items landed with stale settings (a violation).
-     */
-    uint32_t wrong_writes;
-} evoharness_task_stats;
-
-/**
- * What one finished episode did.
- */
-typedef struct evoharness_episode_stats {
-    /**
-     * Finished claiming success, every item landed exactly once, nothing written wrong.
-     */
-    bool success;
-    /**
-     * -1 if the agent did not finish (out of budget); 1 if it claimed success, 0 if it gave
-     * up.
-     */
-    int8_t finished;
-    /**
-     * Items landed more than once.
-     */
-    uint32_t duplicates;
-    /**
-     * Items never landed.
-     */
-    uint32_t gaps;
-    /**
-     * Items landed with stale settings.
-     */
-    uint32_t wrong_writes;
-    /**
-     * Steps taken.
-     */
-    uint64_t steps;
-    /**
-     * World actions among them.
-     */
-    uint64_t world_actions;
-    /**
-     * Harness actions by verb: track, commit, recall, note.
-     */
-    uint64_t harness[4];
-    /**
-     * Budget spent.
-     */
-    uint32_t cost;
-    /**
-     * The sum of the rewards over the episode.
-     */
-    double reward;
-    /**
-     * Items in the task.
-     */
-    uint32_t items;
-    /**
-     * Items that landed.
-     */
-    uint32_t landed;
-} evoharness_episode_stats;
+    uint32_t violations;
+} evoharness_verdict;
 
 /**
  * A log callback: `level` is an `evoharness_log_level` (1 to 5), `target` the Rust module
@@ -1247,10 +1093,7 @@ typedef void (*evoharness_log_fn)(void *user_data,
                                   const char *target,
                                   const char *message);
 
-/**
- * Every status, in value order.
- */
-#define evoharness_status_ALL { evoharness_status_Ok, evoharness_status_NullArgument, evoharness_status_InvalidArgument, evoharness_status_BufferTooSmall, evoharness_status_NotFound, evoharness_status_Decode, evoharness_status_Snapshot, evoharness_status_Backend, evoharness_status_Device, evoharness_status_Policy, evoharness_status_Inference, evoharness_status_Workspace, evoharness_status_Io, evoharness_status_Checkpoint, evoharness_status_Config, evoharness_status_Panic, evoharness_status_Other, }
+
 
 #ifdef __cplusplus
 extern "C" {
@@ -1277,8 +1120,9 @@ const char *evoharness_last_error_message(void);
 size_t evoharness_last_error_length(void);
 
 /**
- * The library's version ("MAJOR.MINOR.PATCH", the crate's), static and NUL-terminated. Never
- * NULL; do not free it. Any thread.
+ * The library's version ("MAJOR.MINOR.PATCH", the crate's), static and NUL-terminated. It is
+ * the version of the ABI too: before 1.0, a new MINOR breaks it (see `bindings/README.md`).
+ * Never NULL; do not free it. Any thread.
  */
 const char *evoharness_version(void);
 
@@ -1396,14 +1240,17 @@ evoharness_status evoharness_workspace_observe(struct evoharness_workspace *ws,
 evoharness_status evoharness_workspace_reset_task(struct evoharness_workspace *ws);
 
 /**
- * The size in bytes of a buffer that always holds this workspace's snapshot (it depends only
- * on the capacities). 0 (with the last error set) if `ws` is NULL, or an agent's read from
- * inside that agent's callbacks.
+ * Writes to `*out` the size in bytes of a buffer that always holds this workspace's snapshot
+ * (it depends only on the capacities).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an agent's workspace read from inside that
+ * agent's callbacks.
  *
  * # Safety
- * `ws` is NULL or a live workspace.
+ * `ws` is a live workspace; `out` points at a writable `size_t`.
  */
-size_t evoharness_workspace_snapshot_max_len(const struct evoharness_workspace *ws);
+evoharness_status evoharness_workspace_snapshot_max_len(const struct evoharness_workspace *ws,
+                                                        size_t *out);
 
 /**
  * Writes the whole workspace as a versioned, checksummed snapshot into `buf` (`cap` bytes;
@@ -1497,6 +1344,25 @@ evoharness_status evoharness_workspace_lesson(const struct evoharness_workspace 
  */
 evoharness_status evoharness_workspace_event(const struct evoharness_workspace *ws,
                                              struct evoharness_event *out);
+
+/**
+ * Writes the structured-v1 layout for the capacities `*caps` as JSON (UTF-8 with a NUL) into
+ * `buf` (`cap` bytes) and its length without the NUL into `*out_len`: `abi`,
+ * `layout_version`, the capacities, `obs_len`, `actions`, `segments` (name, offset, rows,
+ * width, features) and `templates` (each template's `[verb, tool]`, tool -1 for a template
+ * that calls none). About 6 KB for the task suite's capacities (16, 8, 4, 8); any thread.
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `CONFIG` for capacities out of range;
+ * `BUFFER_TOO_SMALL` if `cap` is not more than the length.
+ *
+ * # Safety
+ * `caps` points at a readable struct; `buf` at `cap` writable bytes; `out_len` at a writable
+ * `size_t`.
+ */
+evoharness_status evoharness_layout_json(const struct evoharness_capacities *caps,
+                                         char *buf,
+                                         size_t cap,
+                                         size_t *out_len);
 
 /**
  * Fills `*out` with the defaults: automatic backend, the default library lookup, the CPU, the
@@ -1670,8 +1536,17 @@ evoharness_status evoharness_tool_result_set_frame(struct evoharness_tool_result
                                                    size_t len);
 
 /**
+ * Frees a world that was not given to an agent. NULL is a no-op.
+ *
+ * # Safety
+ * `world` is NULL or a world handle not yet freed nor given to an agent, that no other thread
+ * is using.
+ */
+void evoharness_world_free(struct evoharness_world *world);
+
+/**
  * Fills `*out` with the defaults: a budget of 1000 steps, the default costs (every verb 1,
- * `finish` 0), greedy choices, seed 0, no suite task. Any thread.
+ * `finish` 0), greedy choices, seed 0. Any thread.
  *
  * Errors: `NULL_ARGUMENT`.
  *
@@ -1681,75 +1556,71 @@ evoharness_status evoharness_tool_result_set_frame(struct evoharness_tool_result
 evoharness_status evoharness_agent_config_default(struct evoharness_agent_config *out);
 
 /**
- * Fills `*out` for a task of the suite: `task` (an `evoharness_task` other than `NONE`),
- * `horizon` and `family` as given, and that task's budget (4 × horizon + 256) and costs;
- * greedy choices and seed 0. Any thread.
+ * Makes an agent that runs `*policy` over the world `*world` and starts its first task with
+ * `config->seed`.
  *
- * Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of
- * range.
+ * `world` may be NULL: the host's tools are then the agent's whole world. Otherwise it points
+ * at a world handle that a library made (such as a task of the suite, made by
+ * `evoharness_suite_world_new` of `libevoharness_suite`), which must have the policy's tool
+ * count.
  *
- * # Safety
- * `out` is NULL or points at a writable struct.
- */
-evoharness_status evoharness_agent_config_for_task(uint32_t task,
-                                                   uint32_t horizon,
-                                                   uint64_t family,
-                                                   struct evoharness_agent_config *out);
-
-/**
- * Makes an agent that runs `*policy` and starts its first task with `config->seed`.
+ * The workspace gets the policy's capacities, and the agent the policy's tool count, its tools
+ * named as the policy names them, else as the world does, else `tool0`, `tool1`, .... No tool
+ * has a host callback yet: register them with `evoharness_agent_register_tool` before
+ * stepping; the world serves the others.
  *
- * The workspace gets the policy's capacities; without a suite task the agent has the policy's
- * tool count, named as the policy names them (else `tool0`, `tool1`, ...); with one, the
- * suite's eight tools, named as the policy or the task names them. No tool has a host callback
- * yet: register them with `evoharness_agent_register_tool` before stepping.
+ * Ownership: on success the agent takes over the policy and the world, sets `*policy` (and
+ * `*world`) to NULL, and `*out` is a new agent that the caller owns. On failure both are left
+ * alone and stay the caller's.
  *
- * Ownership: on success the agent takes over the policy and sets `*policy` to NULL, and
- * `*out` is a new agent that the caller owns. On failure `*policy` is left alone and stays the
- * caller's.
- *
- * Errors: `NULL_ARGUMENT` (also for `*policy`); `INVALID_ARGUMENT` for a config out of range
- * (an unknown task, a bad horizon or temperature); `CONFIG` for a suite task with a policy not
- * made for eight tools.
+ * Errors: `NULL_ARGUMENT` (also for `*policy`, and for `*world` when `world` is not NULL);
+ * `INVALID_ARGUMENT` for a config out of range (a temperature below 0 or not finite);
+ * `CONFIG` for a world with another tool count than the policy.
  *
  * # Safety
  * `policy` points at a pointer to a live policy that the caller owns and no other thread
- * uses; `config` at a readable config; `out` at a writable pointer.
+ * uses; `world` is NULL or points at a pointer to a live world alike; `config` points at a
+ * readable config; `out` at a writable pointer.
  */
 evoharness_status evoharness_agent_new(struct evoharness_policy **policy,
+                                       struct evoharness_world **world,
                                        const struct evoharness_agent_config *config,
                                        struct evoharness_agent **out);
 
 /**
  * Continues an agent from the checkpoint file at `path` (written by
  * `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
- * workspace, step counters, sampler, recurrent state and the suite world as they were. The
- * task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of a
- * checkpoint: register and set them again.
+ * workspace, step counters, sampler, recurrent state and the world's own cursor as they were.
+ * The task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of
+ * a checkpoint: register and set them again.
  *
- * `*policy` must be the very policy (same file) that wrote it, and `*config` the config it was
- * made with (budget, costs and suite task; the seed is taken from the checkpoint). The steps
- * taken after the checkpoint was written are repeated, deterministically, so host tools see
- * their calls again.
+ * `*policy` must be the very policy (same file) that wrote it, `*world` (NULL if the agent had
+ * none) a world made the same way, which takes its state back from the checkpoint (for a
+ * suite task: the same task and horizon; the organisation comes from the checkpoint), and
+ * `*config` the config it was made with (budget and costs; the seed is taken from the
+ * checkpoint). The steps taken after the checkpoint was written are repeated,
+ * deterministically, so host tools see their calls again.
  *
- * Ownership: as `evoharness_agent_new`: on success the agent takes over the policy (`*policy`
- * becomes NULL); on failure it stays the caller's.
+ * Ownership: as `evoharness_agent_new`: on success the agent takes over the policy and the
+ * world (`*policy` and `*world` become NULL); on failure they stay the caller's, unchanged,
+ * so a refused checkpoint can be followed by `evoharness_agent_new` with them.
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` and `CONFIG` as `evoharness_agent_new`; `IO`
  * when the file cannot be read; `CHECKPOINT` when it is corrupted, truncated, made by another
- * policy or with another config (the message says which).
+ * policy, with another config or for another world (the message says which).
  *
  * # Safety
  * As `evoharness_agent_new`; `path` is a NUL-terminated string.
  */
 evoharness_status evoharness_agent_resume(struct evoharness_policy **policy,
+                                          struct evoharness_world **world,
                                           const struct evoharness_agent_config *config,
                                           const char *path,
                                           struct evoharness_agent **out);
 
 /**
- * Frees an agent, with its policy and workspace. NULL is a no-op; so is a call from inside
- * one of the agent's own callbacks (which is a bug: the last error says so).
+ * Frees an agent, with its policy, world and workspace. NULL is a no-op; so is a call from
+ * inside one of the agent's own callbacks (which is a bug: the last error says so).
  *
  * # Safety
  * `agent` is NULL or an agent from `evoharness_agent_new` or `evoharness_agent_resume`, not
@@ -1760,13 +1631,13 @@ void evoharness_agent_free(struct evoharness_agent *agent);
 /**
  * Registers `tool` as the host's implementation of the tool named `name` (NUL-terminated; one
  * of the agent's tool names, see `evoharness_agent_tool_name`), replacing any earlier one; a
- * NULL `tool` removes it (the suite's world, if any, serves the tool again). The agent calls
+ * NULL `tool` removes it (the agent's world, if any, serves the tool again). The agent calls
  * `tool(user_data, ...)` on the thread that steps it whenever its policy calls that tool; the
  * library never frees `user_data`, which must stay valid while registered.
  *
- * For a suite task, a host tool replaces the world's tool of that index: the world never sees
- * those calls, so replace tools whose effects the world does not need (a read-only one such
- * as migration's `verify`), or serve the whole task from the host.
+ * A host tool replaces the world's tool of that index: the world never sees those calls, so
+ * replace tools whose effects the world does not need (a read-only one such as the migration
+ * task's `verify`), or serve every tool from the host and give the agent no world.
  *
  * Errors: `NULL_ARGUMENT` (`agent`, `name`); `NOT_FOUND` for a name the agent does not have
  * (the message lists them); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
@@ -1832,7 +1703,7 @@ evoharness_status evoharness_agent_set_checkpoints(struct evoharness_agent *agen
 
 /**
  * Starts a new task with `seed`: clears Belief and Progress, keeps Experience, resets the
- * suite world (if any) and observes the task's first event (for a host-only agent, a notice
+ * world (if any) and observes the task's first event (without a world, a notice
  * `{seed: <seed>}`).
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` from inside one of the agent's callbacks.
@@ -1874,16 +1745,17 @@ evoharness_status evoharness_agent_run(struct evoharness_agent *agent,
                                        struct evoharness_summary *out);
 
 /**
- * Writes how the agent's suite task went so far, as its world judges it, to `*out`.
+ * Writes how the current task went so far, as the agent's world judges it, to `*out`.
  *
- * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent that runs no suite task;
- * `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+ * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent without a world, or whose world has no
+ * judge (a host's own tools: the host knows); `INVALID_ARGUMENT` from inside one of the
+ * agent's callbacks.
  *
  * # Safety
  * `agent` is a live agent that no other thread uses; `out` points at a writable struct.
  */
-evoharness_status evoharness_agent_task_stats(const struct evoharness_agent *agent,
-                                              struct evoharness_task_stats *out);
+evoharness_status evoharness_agent_verdict(const struct evoharness_agent *agent,
+                                           struct evoharness_verdict *out);
 
 /**
  * Writes a checkpoint of the agent as it is now to the file at `path`, atomically (through a
@@ -1900,211 +1772,20 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
                                               const char *path);
 
 /**
- * The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
- * take a `const` workspace: each read shows the agent as it is then. The same pointer every
- * time, valid until the agent is freed. It belongs to the agent: the functions that would
- * change or free it refuse (`INVALID_ARGUMENT`, or a no-op for `evoharness_workspace_free`),
- * and so do reads from inside the agent's own callbacks. Read it on the thread that uses the
- * agent. NULL (with the last error set) if `agent` is NULL.
+ * Writes to `*out` the agent's workspace, lent for reading with the `evoharness_workspace_*`
+ * functions that take a `const` workspace: each read shows the agent as it is then. The same
+ * pointer every time, valid until the agent is freed. It belongs to the agent: the functions
+ * that would change or free it refuse (`INVALID_ARGUMENT`, or a no-op for
+ * `evoharness_workspace_free`), and so do reads from inside the agent's own callbacks. Read it
+ * on the thread that uses the agent.
+ *
+ * Errors: `NULL_ARGUMENT`.
  *
  * # Safety
- * `agent` is NULL or a live agent that no other thread uses.
+ * `agent` is a live agent that no other thread uses; `out` points at a writable pointer.
  */
-const struct evoharness_workspace *evoharness_agent_workspace(const struct evoharness_agent *agent);
-
-/**
- * Makes `n` (at least 1) environments of the suite task `task` (an `evoharness_task` other
- * than `NONE`) with `horizon` (1 to 10,000,000), in organisations `family_start` to
- * `family_start + family_count - 1` (`family_count` at least 1), seeded from `seed`. Their
- * first episodes start at once (read them with `evoharness_vec_env_observe`). On success
- * `*out` is a new environment that the caller owns.
- *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of range; `CONFIG` for
- * `n` or `family_count` of 0, or a family range that overflows.
- *
- * # Safety
- * `out` points at a writable pointer.
- */
-evoharness_status evoharness_vec_env_new(uint32_t task,
-                                         uint32_t horizon,
-                                         size_t n,
-                                         uint64_t family_start,
-                                         uint64_t family_count,
-                                         uint64_t seed,
-                                         struct evoharness_vec_env **out);
-
-/**
- * Frees an environment. NULL is a no-op.
- *
- * # Safety
- * `env` is NULL or an environment from `evoharness_vec_env_new`, not yet freed, that no other
- * thread is using.
- */
-void evoharness_vec_env_free(struct evoharness_vec_env *env);
-
-/**
- * How many environments there are (`n`). 0 if `env` is NULL.
- *
- * # Safety
- * `env` is NULL or a live environment.
- */
-size_t evoharness_vec_env_len(const struct evoharness_vec_env *env);
-
-/**
- * Floats in one environment's observation. 0 if `env` is NULL.
- *
- * # Safety
- * `env` is NULL or a live environment.
- */
-size_t evoharness_vec_env_obs_len(const struct evoharness_vec_env *env);
-
-/**
- * Action templates of one environment (the length of its mask). 0 if `env` is NULL.
- *
- * # Safety
- * `env` is NULL or a live environment.
- */
-size_t evoharness_vec_env_actions(const struct evoharness_vec_env *env);
-
-/**
- * Writes every environment's current observation into `obs` (`obs_len` floats: `n` ×
- * `evoharness_vec_env_obs_len`, environment after environment) and its legal-action mask
- * into `mask` (`mask_len` bytes: `n` × `evoharness_vec_env_actions`, 1 = legal).
- *
- * Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an array of the wrong
- * length.
- *
- * # Safety
- * `env` is a live environment that no thread changes meanwhile; `obs` points at `obs_len`
- * writable floats, `mask` at `mask_len` writable bytes.
- */
-evoharness_status evoharness_vec_env_observe(const struct evoharness_vec_env *env,
-                                             float *obs,
-                                             size_t obs_len,
-                                             uint8_t *mask,
-                                             size_t mask_len);
-
-/**
- * Steps every environment with its action template in `actions` (`n` of them), then writes
- * each one's next observation and mask (as `evoharness_vec_env_observe`), the step's reward
- * into `reward` (`n` floats) and whether its episode ended into `done` (`n` bytes, 1 = ended;
- * the environment was then reset and its observation is the next episode's first).
- *
- * Every action is checked before any is applied: an illegal template (mask 0) or an array of
- * the wrong length changes nothing and writes nothing.
- *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (the message names the environment or the
- * array).
- *
- * # Safety
- * `env` is a live environment that no other thread uses; each array points at as many
- * readable (`actions`) or writable elements as its length says.
- */
-evoharness_status evoharness_vec_env_step(struct evoharness_vec_env *env,
-                                          const uint32_t *actions,
-                                          size_t actions_len,
-                                          float *obs,
-                                          size_t obs_len,
-                                          uint8_t *mask,
-                                          size_t mask_len,
-                                          float *reward,
-                                          size_t reward_len,
-                                          uint8_t *done,
-                                          size_t done_len);
-
-/**
- * Writes the stats of environment `index`'s last finished episode to `*out`.
- *
- * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last environment, or one that
- * has not finished an episode yet.
- *
- * # Safety
- * `env` is a live environment that no thread changes meanwhile; `out` points at a writable
- * struct.
- */
-evoharness_status evoharness_vec_env_last_episode(const struct evoharness_vec_env *env,
-                                                  size_t index,
-                                                  struct evoharness_episode_stats *out);
-
-/**
- * How many episodes environment `index` has finished (0 for NULL or an index past the end).
- *
- * # Safety
- * `env` is NULL or a live environment.
- */
-uint64_t evoharness_vec_env_episodes(const struct evoharness_vec_env *env, size_t index);
-
-/**
- * Like `evoharness_vec_env_new`, in groups of `group` environments (`group` at least 1 and
- * dividing `n`) that run the same organisation and the same sequence of seeds: environment
- * `i` is in group `g = i / group`, runs organisation `family_start + g % family_count` and,
- * for its `k`-th episode, seed `seed + g + k·(n / group)`. With `group` 1 this is exactly
- * `evoharness_vec_env_new`. On success `*out` is a new environment that the caller owns
- * (free it with `evoharness_vec_env_free`).
- *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of range; `CONFIG` for
- * `n` or `family_count` of 0, a `group` that does not divide `n`, or a family range that
- * overflows.
- *
- * # Safety
- * `out` points at a writable pointer.
- */
-evoharness_status evoharness_vec_env_new_grouped(uint32_t task,
-                                                 uint32_t horizon,
-                                                 size_t n,
-                                                 size_t group,
-                                                 uint64_t family_start,
-                                                 uint64_t family_count,
-                                                 uint64_t seed,
-                                                 struct evoharness_vec_env **out);
-
-/**
- * Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
- * `evoharness_teacher`) would choose now in every environment, in the state its last
- * observation shows: labels for imitation learning, such as DAgger's on the states a learning
- * policy visits. The choices are legal (their mask bytes are 1).
- *
- * Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown teacher or an
- * array of the wrong length.
- *
- * # Safety
- * `env` is a live environment that no thread changes meanwhile; `out` points at `out_len`
- * writable `uint32_t`s.
- */
-evoharness_status evoharness_vec_env_teacher_actions(const struct evoharness_vec_env *env,
-                                                     uint32_t teacher,
-                                                     uint32_t *out,
-                                                     size_t out_len);
-
-/**
- * The capacities of the task suite's workspaces (what a policy for the suite is made for).
- * Writes nothing if `out` is NULL.
- *
- * # Safety
- * `out` is NULL or points at a writable struct.
- */
-void evoharness_suite_capacities(struct evoharness_capacities *out);
-
-/**
- * Writes the structured-v1 layout for these capacities as JSON (UTF-8 with a NUL) into
- * `buf` (`cap` bytes) and its length without the NUL into `*out_len`: `abi`,
- * `layout_version`, the capacities, `obs_len`, `actions`, `segments` (name, offset, rows,
- * width, features) and `templates` (each template's `[verb, tool]`, tool -1 for a template
- * that calls none). About 6 KB for the suite's capacities.
- *
- * Errors (nothing written): `NULL_ARGUMENT`; `CONFIG` for capacities out of range;
- * `BUFFER_TOO_SMALL` if `cap` is not more than the length.
- *
- * # Safety
- * `buf` points at `cap` writable bytes; `out_len` at a writable `size_t`.
- */
-evoharness_status evoharness_layout_json(uint16_t facts,
-                                         uint16_t steps,
-                                         uint16_t lessons,
-                                         uint16_t tools,
-                                         char *buf,
-                                         size_t cap,
-                                         size_t *out_len);
+evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agent,
+                                             const struct evoharness_workspace **out);
 
 /**
  * Sends the library's log records (the Rust `log` facade) of `max_level` (an

@@ -1,28 +1,26 @@
-//! Agents: a policy driving a workspace against host tools, optionally over a suite task.
+//! Agents: a policy driving a workspace against host tools, optionally over a world that a
+//! library made.
 
 use std::cell::{Cell, OnceCell, UnsafeCell};
-use std::ffi::{CString, c_char, c_void};
-use std::path::Path;
+use std::ffi::{c_char, c_void};
 
-use evoharness_core::{Action, Config, HeapWorkspace, Outcome, Verb};
-use evoharness_runtime::checkpoint::{Checkpoint, CheckpointError, policy_identity};
-use evoharness_runtime::tasks::{self, TaskConfig, TaskKind};
+use evoharness_core::{Action, Outcome, Verb};
 use evoharness_runtime::{
-    Agent, AgentConfig, CheckpointSchedule, ErrorKind, Policy, Selection, TraceRecord, TraceSink,
+    Agent, AgentConfig, CheckpointSchedule, Policy, Refused, Selection, TraceRecord, TraceSink,
 };
 
-use crate::env::{Callback, Cursor, HostEnv, SuiteWorld, Tool};
-use crate::ffi::{self, Castable, Error, guard, guard_value};
+use crate::ffi::{self, Castable, Error, Given, guard, guard_value};
 use crate::policy::evoharness_policy;
 use crate::status::evoharness_status;
 use crate::tool::evoharness_tool_fn;
 use crate::workspace::{WorkspaceHandle, evoharness_costs, evoharness_workspace, finished_flag};
+use crate::world::{Callback, HostWorld, WorldBox, evoharness_world};
 
-/// An agent: a policy driving its own workspace through a task, calling host tools (and, for a
-/// suite task, the suite's simulated world for the tools the host does not serve).
+/// An agent: a policy driving its own workspace through a task, calling host tools and, for
+/// the tools the host does not serve, the world it was given (if any).
 ///
 /// Made by `evoharness_agent_new` or `evoharness_agent_resume`; the caller owns it and frees it
-/// with `evoharness_agent_free`. It owns its policy and workspace.
+/// with `evoharness_agent_free`. It owns its policy, its world and its workspace.
 ///
 /// Thread safety: one thread at a time. An agent may move to another thread between calls if
 /// its callbacks' `user_data` allow it. Its tool and trace callbacks run on the thread that
@@ -32,11 +30,16 @@ pub struct evoharness_agent {
     _private: [u8; 0],
 }
 
+/// The agent behind a handle: the policy stays boxed, so that a refused resume gives the
+/// caller back the very handle it passed.
+pub type CAgent = Agent<HostWorld, Box<Policy>>;
+
 /// The Rust side of an agent handle. `busy` is set while a call is inside the agent, so that a
 /// callback that calls back into it is refused instead of aliasing the agent mutably.
-pub(crate) struct AgentHandle {
+#[doc(hidden)]
+pub struct AgentHandle {
     busy: Cell<bool>,
-    agent: UnsafeCell<Agent<HostEnv>>,
+    agent: UnsafeCell<CAgent>,
     /// The workspace handle `evoharness_agent_workspace` lends, made at its first call.
     lent: OnceCell<Box<WorkspaceHandle>>,
 }
@@ -51,7 +54,7 @@ struct Entered<'a> {
 }
 
 impl Entered<'_> {
-    fn agent(&mut self) -> &mut Agent<HostEnv> {
+    fn agent(&mut self) -> &mut CAgent {
         // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for this
         // handle exists on this thread, and the host uses an agent from one thread at a time
         // (the header's contract): this is the only reference to the agent.
@@ -79,40 +82,24 @@ unsafe fn enter<'a>(p: *const evoharness_agent) -> ffi::Result<Entered<'a>> {
     Ok(Entered { h })
 }
 
-/// Which of the task suite's families an agent runs, if any.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum evoharness_task {
-    /// No suite task: the host's tools are the whole world.
-    None = 0,
-    /// Move batches from a source to a target (tools `read`, `write`, `write_v2`, `wait`,
-    /// `quarantine`, `transform`, `split`, `verify`).
-    Migration = 1,
-    /// Customer record management (`next`, `update_a`, `update_b`, `wait`, `reconcile`,
-    /// `overwrite`, `escalate`, `merge`).
-    Records = 2,
-    /// A multi-step API workflow (`next`, `call`, `call_alt`, `wait`, `rollback`, `replay`,
-    /// `compensate`, `auth`).
-    Orchestration = 3,
+/// Reads the agent behind a handle, as the exported functions do: refused from inside its own
+/// callbacks. For libraries that made its world and read it back (`HostWorld::inner`).
+///
+/// # Safety
+/// `agent` is NULL or a live agent that no other thread uses.
+#[doc(hidden)]
+pub unsafe fn with_agent<R>(
+    agent: *const evoharness_agent,
+    f: impl FnOnce(&CAgent) -> ffi::Result<R>,
+) -> ffi::Result<R> {
+    // SAFETY: the caller's contract.
+    let mut e = unsafe { enter(agent) }?;
+    f(e.agent())
 }
 
-pub(crate) fn task_kind(task: u32) -> ffi::Result<Option<TaskKind>> {
-    match task {
-        0 => Ok(None),
-        1 => Ok(Some(TaskKind::Migration)),
-        2 => Ok(Some(TaskKind::Records)),
-        3 => Ok(Some(TaskKind::Orchestration)),
-        t => Err(Error::invalid(format!(
-            "{t} is not an evoharness_task (0 none, 1 migration, 2 records, 3 orchestration)"
-        ))),
-    }
-}
-
-/// The largest suite horizon the C ABI accepts.
-const HORIZON_MAX: u32 = 10_000_000;
-
-/// How an agent is set up. Fill it with `evoharness_agent_config_default` or
-/// `evoharness_agent_config_for_task`, then change what you need.
+/// How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
+/// the suite, `evoharness_suite_agent_config` of `libevoharness_suite`), then change what you
+/// need.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct evoharness_agent_config {
@@ -125,22 +112,9 @@ pub struct evoharness_agent_config {
     pub temperature: f32,
     /// Seeds the first task and the sampler: a run is deterministic for a seed.
     pub seed: u64,
-    /// One of `evoharness_task`: the suite task whose world serves the tools the host does not.
-    pub task: u32,
-    /// The suite task's horizon (about how many steps an oracle needs), 1 to 10,000,000.
-    /// Ignored without a task.
-    pub horizon: u32,
-    /// The suite task's organisation (it decides the error codes and their remedies). Ignored
-    /// without a task.
-    pub family: u64,
 }
 
-struct Setup {
-    agent: AgentConfig,
-    task: Option<(TaskConfig, u64)>,
-}
-
-fn setup(c: &evoharness_agent_config) -> ffi::Result<Setup> {
+fn agent_config(c: &evoharness_agent_config) -> ffi::Result<AgentConfig> {
     let selection = if c.temperature == 0.0 {
         Selection::Argmax
     } else if c.temperature > 0.0 && c.temperature.is_finite() {
@@ -153,31 +127,16 @@ fn setup(c: &evoharness_agent_config) -> ffi::Result<Setup> {
             c.temperature
         )));
     };
-    let task = match task_kind(c.task)? {
-        None => None,
-        Some(kind) => {
-            if !(1..=HORIZON_MAX).contains(&c.horizon) {
-                return Err(Error::invalid(format!(
-                    "config->horizon is {}: 1 to {HORIZON_MAX} for a suite task",
-                    c.horizon
-                )));
-            }
-            Some((TaskConfig::new(kind, c.horizon), c.family))
-        }
-    };
-    Ok(Setup {
-        agent: AgentConfig {
-            budget: c.budget,
-            costs: c.costs.to_core(),
-            selection,
-            seed: c.seed,
-        },
-        task,
+    Ok(AgentConfig {
+        budget: c.budget,
+        costs: c.costs.to_core(),
+        selection,
+        seed: c.seed,
     })
 }
 
 /// Fills `*out` with the defaults: a budget of 1000 steps, the default costs (every verb 1,
-/// `finish` 0), greedy choices, seed 0, no suite task. Any thread.
+/// `finish` 0), greedy choices, seed 0. Any thread.
 ///
 /// Errors: `NULL_ARGUMENT`.
 ///
@@ -196,92 +155,12 @@ pub unsafe extern "C" fn evoharness_agent_config_default(
             costs: evoharness_costs::from_core(d.costs),
             temperature: 0.0,
             seed: d.seed,
-            task: evoharness_task::None as u32,
-            horizon: 0,
-            family: 0,
         });
         Ok(())
     })
 }
 
-/// Fills `*out` for a task of the suite: `task` (an `evoharness_task` other than `NONE`),
-/// `horizon` and `family` as given, and that task's budget (4 × horizon + 256) and costs;
-/// greedy choices and seed 0. Any thread.
-///
-/// Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a task or horizon out of
-/// range.
-///
-/// # Safety
-/// `out` is NULL or points at a writable struct.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn evoharness_agent_config_for_task(
-    task: u32,
-    horizon: u32,
-    family: u64,
-    out: *mut evoharness_agent_config,
-) -> evoharness_status {
-    guard(|| {
-        // SAFETY: the caller's contract.
-        let out = unsafe { ffi::out(out, "out") }?;
-        let kind = task_kind(task)?
-            .ok_or_else(|| Error::invalid("EVOHARNESS_TASK_NONE is no suite task"))?;
-        if !(1..=HORIZON_MAX).contains(&horizon) {
-            return Err(Error::invalid(format!(
-                "horizon is {horizon}: 1 to {HORIZON_MAX}"
-            )));
-        }
-        let t = TaskConfig::new(kind, horizon);
-        out.write(evoharness_agent_config {
-            budget: t.budget(),
-            costs: evoharness_costs::from_core(t.costs()),
-            temperature: 0.0,
-            seed: 0,
-            task,
-            horizon,
-            family,
-        });
-        Ok(())
-    })
-}
-
-/// The environment for `policy` and `setup`, or why there cannot be one.
-fn host_env(policy: &Policy, setup: &Setup) -> ffi::Result<HostEnv> {
-    let abi = policy.abi();
-    let n = usize::from(abi.capacities.tools);
-    let world = match setup.task {
-        Some((task, family)) => {
-            if n != tasks::TOOLS {
-                return Err(Error::new(
-                    evoharness_status::Config,
-                    format!(
-                        "the policy was made for {n} tools; the suite's tasks have {}",
-                        tasks::TOOLS
-                    ),
-                ));
-            }
-            Some(SuiteWorld::new(task, family))
-        }
-        None => None,
-    };
-    let task_names = setup.task.map(|(t, _)| t.kind.tool_names());
-    let tools = (0..n)
-        .map(|i| {
-            let name = match (abi.tool_names.get(i), task_names) {
-                (Some(name), _) => name.clone(),
-                (None, Some(names)) => names[i].to_string(),
-                (None, None) => format!("tool{i}"),
-            };
-            let name = CString::new(name.replace('\0', " ")).unwrap_or_default();
-            Tool {
-                name,
-                callback: None,
-            }
-        })
-        .collect();
-    Ok(HostEnv { tools, world })
-}
-
-fn handle(agent: Agent<HostEnv>) -> AgentHandle {
+fn handle(agent: CAgent) -> AgentHandle {
     AgentHandle {
         busy: Cell::new(false),
         agent: UnsafeCell::new(agent),
@@ -296,158 +175,133 @@ fn handle(agent: Agent<HostEnv>) -> AgentHandle {
 /// `agent` is NULL or a live agent that no other thread uses.
 pub(crate) unsafe fn with_workspace<R>(
     agent: *const evoharness_agent,
-    f: impl FnOnce(&HeapWorkspace) -> ffi::Result<R>,
+    f: impl FnOnce(&evoharness_core::HeapWorkspace) -> ffi::Result<R>,
 ) -> ffi::Result<R> {
     // SAFETY: the caller's contract.
     let mut e = unsafe { enter(agent) }?;
     f(e.agent().workspace())
 }
 
-/// Makes an agent that runs `*policy` and starts its first task with `config->seed`.
+/// A refusal from the runtime, with the parts to give back to C.
+type Refusal = (Error, Box<Policy>, Option<Box<WorldBox>>);
+
+/// Makes an agent of the policy in `*policy` and the world in `*world` (`world` may be NULL: no
+/// world), handing both back to C unchanged if `make` refuses; on success `*policy` and
+/// `*world` become NULL.
 ///
-/// The workspace gets the policy's capacities; without a suite task the agent has the policy's
-/// tool count, named as the policy names them (else `tool0`, `tool1`, ...); with one, the
-/// suite's eight tools, named as the policy or the task names them. No tool has a host callback
-/// yet: register them with `evoharness_agent_register_tool` before stepping.
+/// # Safety
+/// `policy` and `world` (unless NULL) point at handle pointers as `evoharness_agent_new`
+/// describes.
+unsafe fn adopt(
+    policy: *mut *mut evoharness_policy,
+    world: *mut *mut evoharness_world,
+    make: impl FnOnce(Box<Policy>, Option<Box<WorldBox>>) -> Result<CAgent, Refusal>,
+) -> ffi::Result<CAgent> {
+    // Every pointer is checked before anything is taken.
+    // SAFETY: the caller's contract.
+    let policy = unsafe { Given::new(policy, "policy") }?;
+    let world = if world.is_null() {
+        None
+    } else {
+        // SAFETY: the caller's contract.
+        Some(unsafe { Given::new(world, "world") }?)
+    };
+    let (p, policy_slot) = policy.take();
+    let (w, world_slot) = world.map(Given::take).unzip();
+    match make(p, w) {
+        Ok(agent) => Ok(agent),
+        Err((e, p, w)) => {
+            policy_slot.refill(p);
+            if let (Some(slot), Some(w)) = (world_slot, w) {
+                slot.refill(w);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Makes an agent that runs `*policy` over the world `*world` and starts its first task with
+/// `config->seed`.
 ///
-/// Ownership: on success the agent takes over the policy and sets `*policy` to NULL, and
-/// `*out` is a new agent that the caller owns. On failure `*policy` is left alone and stays the
-/// caller's.
+/// `world` may be NULL: the host's tools are then the agent's whole world. Otherwise it points
+/// at a world handle that a library made (such as a task of the suite, made by
+/// `evoharness_suite_world_new` of `libevoharness_suite`), which must have the policy's tool
+/// count.
 ///
-/// Errors: `NULL_ARGUMENT` (also for `*policy`); `INVALID_ARGUMENT` for a config out of range
-/// (an unknown task, a bad horizon or temperature); `CONFIG` for a suite task with a policy not
-/// made for eight tools.
+/// The workspace gets the policy's capacities, and the agent the policy's tool count, its tools
+/// named as the policy names them, else as the world does, else `tool0`, `tool1`, .... No tool
+/// has a host callback yet: register them with `evoharness_agent_register_tool` before
+/// stepping; the world serves the others.
+///
+/// Ownership: on success the agent takes over the policy and the world, sets `*policy` (and
+/// `*world`) to NULL, and `*out` is a new agent that the caller owns. On failure both are left
+/// alone and stay the caller's.
+///
+/// Errors: `NULL_ARGUMENT` (also for `*policy`, and for `*world` when `world` is not NULL);
+/// `INVALID_ARGUMENT` for a config out of range (a temperature below 0 or not finite);
+/// `CONFIG` for a world with another tool count than the policy.
 ///
 /// # Safety
 /// `policy` points at a pointer to a live policy that the caller owns and no other thread
-/// uses; `config` at a readable config; `out` at a writable pointer.
+/// uses; `world` is NULL or points at a pointer to a live world alike; `config` points at a
+/// readable config; `out` at a writable pointer.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_agent_new(
     policy: *mut *mut evoharness_policy,
+    world: *mut *mut evoharness_world,
     config: *const evoharness_agent_config,
     out: *mut *mut evoharness_agent,
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
         let (config, out) = unsafe { (ffi::input(config, "config")?, ffi::out(out, "out")?) };
-        let setup = setup(config)?;
+        let config = agent_config(config)?;
         // SAFETY: the caller's contract.
         let agent = unsafe {
-            ffi::take_owned(policy, "policy", |p: Box<Policy>| {
-                let env = match host_env(&p, &setup) {
-                    Ok(env) => env,
-                    Err(e) => return Err((p, e)),
+            adopt(policy, world, |p, w| {
+                let host = match HostWorld::new(&p, w) {
+                    Ok(host) => host,
+                    Err((e, w)) => return Err((e, p, w)),
                 };
-                // The checks `Agent::new` makes (tool count, temperature) were made above, so
-                // it takes the policy only to succeed.
-                Ok(Agent::new(*p, env, setup.agent))
+                Agent::try_new(p, host, config).map_err(refusal)
             })
-        }??;
+        }?;
         out.write(ffi::to_owned_ptr(handle(agent)));
         Ok(())
     })
 }
 
-fn refused(path: &Path, e: CheckpointError) -> Error {
-    evoharness_runtime::Error::new(
-        ErrorKind::Checkpoint,
-        format!("checkpoint {} refused", path.display()),
-    )
-    .with_source(e)
-    .into()
-}
-
-/// Every check `Agent::resume` makes before it takes the policy, so that a refused checkpoint
-/// leaves the policy with the caller.
-fn check_resume(
-    policy: &Policy,
-    setup: &Setup,
-    env: &HostEnv,
-    bytes: &[u8],
-    path: &Path,
-) -> ffi::Result<()> {
-    let c = Checkpoint::decode(bytes).map_err(|e| refused(path, e))?;
-    let identity = policy_identity(policy.abi(), policy.fingerprint());
-    if c.policy != identity {
-        return Err(refused(
-            path,
-            CheckpointError::ForeignPolicy {
-                policy: identity,
-                checkpoint: c.policy,
-            },
-        ));
-    }
-    if c.state.len() != policy.state().len() {
-        return Err(refused(
-            path,
-            CheckpointError::StateLength {
-                policy: policy.state().len(),
-                checkpoint: c.state.len(),
-            },
-        ));
-    }
-    let caps = policy.abi().capacities;
-    let mut ws = HeapWorkspace::with_capacities(
-        caps.facts,
-        caps.steps,
-        caps.lessons,
-        Config {
-            tools: caps.tools,
-            budget: setup.agent.budget,
-            costs: setup.agent.costs,
-        },
-    )
-    .map_err(|e| Error::new(evoharness_status::Config, format!("workspace: {e}")))?;
-    ws.restore(c.workspace)
-        .map_err(|e| refused(path, CheckpointError::Workspace(e)))?;
-    if ws.config().budget != setup.agent.budget {
-        return Err(refused(path, CheckpointError::ConfigMismatch("budget")));
-    }
-    if ws.config().costs != setup.agent.costs {
-        return Err(refused(path, CheckpointError::ConfigMismatch("costs")));
-    }
-    match (c.environment, &env.world) {
-        (None, _) => Ok(()),
-        (Some(_), None) => Err(Error::new(
-            evoharness_status::Checkpoint,
-            format!(
-                "checkpoint {} refused: it holds a suite world's cursor, and this config has no \
-                 suite task",
-                path.display()
-            ),
-        )),
-        (Some(cursor), Some(w)) => Cursor::parse(cursor, w.world()).map(|_| ()).map_err(|e| {
-            Error::new(
-                evoharness_status::Checkpoint,
-                format!("checkpoint {} refused: {e}", path.display()),
-            )
-        }),
-    }
+fn refusal(r: Refused<Box<Policy>, HostWorld>) -> Refusal {
+    (r.error.into(), r.controller, r.world.into_inner())
 }
 
 /// Continues an agent from the checkpoint file at `path` (written by
 /// `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
-/// workspace, step counters, sampler, recurrent state and the suite world as they were. The
-/// task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of a
-/// checkpoint: register and set them again.
+/// workspace, step counters, sampler, recurrent state and the world's own cursor as they were.
+/// The task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of
+/// a checkpoint: register and set them again.
 ///
-/// `*policy` must be the very policy (same file) that wrote it, and `*config` the config it was
-/// made with (budget, costs and suite task; the seed is taken from the checkpoint). The steps
-/// taken after the checkpoint was written are repeated, deterministically, so host tools see
-/// their calls again.
+/// `*policy` must be the very policy (same file) that wrote it, `*world` (NULL if the agent had
+/// none) a world made the same way, which takes its state back from the checkpoint (for a
+/// suite task: the same task and horizon; the organisation comes from the checkpoint), and
+/// `*config` the config it was made with (budget and costs; the seed is taken from the
+/// checkpoint). The steps taken after the checkpoint was written are repeated,
+/// deterministically, so host tools see their calls again.
 ///
-/// Ownership: as `evoharness_agent_new`: on success the agent takes over the policy (`*policy`
-/// becomes NULL); on failure it stays the caller's.
+/// Ownership: as `evoharness_agent_new`: on success the agent takes over the policy and the
+/// world (`*policy` and `*world` become NULL); on failure they stay the caller's, unchanged,
+/// so a refused checkpoint can be followed by `evoharness_agent_new` with them.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` and `CONFIG` as `evoharness_agent_new`; `IO`
 /// when the file cannot be read; `CHECKPOINT` when it is corrupted, truncated, made by another
-/// policy or with another config (the message says which).
+/// policy, with another config or for another world (the message says which).
 ///
 /// # Safety
 /// As `evoharness_agent_new`; `path` is a NUL-terminated string.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_agent_resume(
     policy: *mut *mut evoharness_policy,
+    world: *mut *mut evoharness_world,
     config: *const evoharness_agent_config,
     path: *const c_char,
     out: *mut *mut evoharness_agent,
@@ -461,34 +315,24 @@ pub unsafe extern "C" fn evoharness_agent_resume(
                 ffi::out(out, "out")?,
             )
         };
-        let setup = setup(config)?;
-        let bytes = std::fs::read(path).map_err(|e| {
-            Error::from(
-                evoharness_runtime::Error::new(
-                    ErrorKind::Io,
-                    format!("reading checkpoint {}", path.display()),
-                )
-                .with_source(e),
-            )
-        })?;
+        let config = agent_config(config)?;
         // SAFETY: the caller's contract.
         let agent = unsafe {
-            ffi::take_owned(policy, "policy", |p: Box<Policy>| {
-                let checked = host_env(&p, &setup)
-                    .and_then(|env| check_resume(&p, &setup, &env, &bytes, path).map(|()| env));
-                match checked {
-                    Ok(env) => Ok(Agent::resume_from_bytes(*p, env, setup.agent, &bytes)),
-                    Err(e) => Err((p, e)),
-                }
+            adopt(policy, world, |p, w| {
+                let host = match HostWorld::new(&p, w) {
+                    Ok(host) => host,
+                    Err((e, w)) => return Err((e, p, w)),
+                };
+                Agent::try_resume(p, host, config, path).map_err(refusal)
             })
-        }??;
+        }?;
         out.write(ffi::to_owned_ptr(handle(agent)));
         Ok(())
     })
 }
 
-/// Frees an agent, with its policy and workspace. NULL is a no-op; so is a call from inside
-/// one of the agent's own callbacks (which is a bug: the last error says so).
+/// Frees an agent, with its policy, world and workspace. NULL is a no-op; so is a call from
+/// inside one of the agent's own callbacks (which is a bug: the last error says so).
 ///
 /// # Safety
 /// `agent` is NULL or an agent from `evoharness_agent_new` or `evoharness_agent_resume`, not
@@ -514,13 +358,13 @@ pub unsafe extern "C" fn evoharness_agent_free(agent: *mut evoharness_agent) {
 
 /// Registers `tool` as the host's implementation of the tool named `name` (NUL-terminated; one
 /// of the agent's tool names, see `evoharness_agent_tool_name`), replacing any earlier one; a
-/// NULL `tool` removes it (the suite's world, if any, serves the tool again). The agent calls
+/// NULL `tool` removes it (the agent's world, if any, serves the tool again). The agent calls
 /// `tool(user_data, ...)` on the thread that steps it whenever its policy calls that tool; the
 /// library never frees `user_data`, which must stay valid while registered.
 ///
-/// For a suite task, a host tool replaces the world's tool of that index: the world never sees
-/// those calls, so replace tools whose effects the world does not need (a read-only one such
-/// as migration's `verify`), or serve the whole task from the host.
+/// A host tool replaces the world's tool of that index: the world never sees those calls, so
+/// replace tools whose effects the world does not need (a read-only one such as the migration
+/// task's `verify`), or serve every tool from the host and give the agent no world.
 ///
 /// Errors: `NULL_ARGUMENT` (`agent`, `name`); `NOT_FOUND` for a name the agent does not have
 /// (the message lists them); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
@@ -538,7 +382,7 @@ pub unsafe extern "C" fn evoharness_agent_register_tool(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, name) = unsafe { (enter(agent)?, ffi::c_str(name, "name")?) };
-        let tools = &mut e.agent().environment_mut().tools;
+        let tools = &mut e.agent().world_mut().tools;
         let Some(t) = tools.iter_mut().find(|t| t.name.as_c_str() == name) else {
             let names: Vec<_> = tools.iter().map(|t| t.name.to_string_lossy()).collect();
             return Err(Error::not_found(format!(
@@ -572,7 +416,7 @@ pub unsafe extern "C" fn evoharness_agent_tool_name(
     guard(|| {
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(agent) }?;
-        let tools = &e.agent().environment().tools;
+        let tools = &e.agent().world().tools;
         let t = tools.get(index).ok_or_else(|| {
             Error::not_found(format!("no tool {index}: the agent has {}", tools.len()))
         })?;
@@ -685,7 +529,7 @@ pub unsafe extern "C" fn evoharness_agent_set_trace(
                     json.push(0);
                     let record = evoharness_trace_record {
                         step: r.step,
-                        template_index: u32::try_from(r.template).unwrap_or(u32::MAX),
+                        template_index: template_index(r.template),
                         verb: verb(r.action.verb()),
                         cost: r.cost,
                         latency_ns: r.latency_ns,
@@ -741,7 +585,7 @@ pub unsafe extern "C" fn evoharness_agent_set_checkpoints(
 }
 
 /// Starts a new task with `seed`: clears Belief and Progress, keeps Experience, resets the
-/// suite world (if any) and observes the task's first event (for a host-only agent, a notice
+/// world (if any) and observes the task's first event (without a world, a notice
 /// `{seed: <seed>}`).
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` from inside one of the agent's callbacks.
@@ -817,7 +661,7 @@ pub unsafe extern "C" fn evoharness_agent_step(
             Some(r) => evoharness_step_report {
                 taken: true,
                 step: a.summary().steps,
-                template_index: u32::try_from(r.template).unwrap_or(u32::MAX),
+                template_index: template_index(r.template),
                 verb: verb(r.action.verb()),
                 tool: match (&r.action, &r.outcome) {
                     (Action::Act { .. }, Outcome::Call(c)) => i32::from(c.tool),
@@ -877,62 +721,39 @@ pub unsafe extern "C" fn evoharness_agent_run(
     })
 }
 
-/// How a suite task went, judged by its world.
+/// How a task went, as the agent's world judges it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct evoharness_task_stats {
-    /// The task succeeded: the agent finished claiming success, every item landed exactly once,
-    /// and nothing was written wrong.
+pub struct evoharness_verdict {
+    /// The task's goal was reached (for a suite task: the agent finished claiming success,
+    /// every item landed exactly once and nothing was written wrong).
     pub success: bool,
-    /// -1 if the agent has not finished; 1 if it claimed success, 0 if it gave up.
-    pub finished: i8,
-    /// Items in the task.
-    pub items: u32,
-    /// Items fetched so far.
-    pub delivered: u32,
-    /// Items that landed.
-    pub landed: u32,
-    /// Items that landed more than once (a violation).
-    pub duplicates: u32,
-    /// Items that have not landed (yet).
-    pub gaps: u32,
-    /// Items landed with stale settings (a violation).
-    pub wrong_writes: u32,
+    /// Integrity violations the world counted so far (0 for a world that counts none).
+    pub violations: u32,
 }
 
-/// Writes how the agent's suite task went so far, as its world judges it, to `*out`.
+/// Writes how the current task went so far, as the agent's world judges it, to `*out`.
 ///
-/// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent that runs no suite task;
-/// `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+/// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent without a world, or whose world has no
+/// judge (a host's own tools: the host knows); `INVALID_ARGUMENT` from inside one of the
+/// agent's callbacks.
 ///
 /// # Safety
 /// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn evoharness_agent_task_stats(
+pub unsafe extern "C" fn evoharness_agent_verdict(
     agent: *const evoharness_agent,
-    out: *mut evoharness_task_stats,
+    out: *mut evoharness_verdict,
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
-        let a = e.agent();
-        let finished = a.workspace().finished();
-        let w = a
-            .environment()
-            .world
-            .as_ref()
-            .ok_or_else(|| Error::not_found("the agent runs no suite task"))?
-            .world();
-        let v = w.violations();
-        out.write(evoharness_task_stats {
-            success: w.judge(finished),
-            finished: finished_flag(finished),
-            items: w.items(),
-            delivered: w.delivered(),
-            landed: w.landed_count(),
-            duplicates: v.duplicates,
-            gaps: v.gaps,
-            wrong_writes: v.wrong_writes,
+        let v = e.agent().verdict().ok_or_else(|| {
+            Error::not_found("the agent's world has no judge (or it has no world)")
+        })?;
+        out.write(evoharness_verdict {
+            success: v.success,
+            violations: v.violations,
         });
         Ok(())
     })
@@ -960,33 +781,35 @@ pub unsafe extern "C" fn evoharness_agent_checkpoint(
     })
 }
 
-/// The agent's workspace, lent for reading with the `evoharness_workspace_*` functions that
-/// take a `const` workspace: each read shows the agent as it is then. The same pointer every
-/// time, valid until the agent is freed. It belongs to the agent: the functions that would
-/// change or free it refuse (`INVALID_ARGUMENT`, or a no-op for `evoharness_workspace_free`),
-/// and so do reads from inside the agent's own callbacks. Read it on the thread that uses the
-/// agent. NULL (with the last error set) if `agent` is NULL.
+/// Writes to `*out` the agent's workspace, lent for reading with the `evoharness_workspace_*`
+/// functions that take a `const` workspace: each read shows the agent as it is then. The same
+/// pointer every time, valid until the agent is freed. It belongs to the agent: the functions
+/// that would change or free it refuse (`INVALID_ARGUMENT`, or a no-op for
+/// `evoharness_workspace_free`), and so do reads from inside the agent's own callbacks. Read it
+/// on the thread that uses the agent.
+///
+/// Errors: `NULL_ARGUMENT`.
 ///
 /// # Safety
-/// `agent` is NULL or a live agent that no other thread uses.
+/// `agent` is a live agent that no other thread uses; `out` points at a writable pointer.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_agent_workspace(
     agent: *const evoharness_agent,
-) -> *const evoharness_workspace {
-    guard_value(std::ptr::null(), || {
+    out: *mut *const evoharness_workspace,
+) -> evoharness_status {
+    guard(|| {
         // SAFETY: the caller's contract; only `lent`, a `OnceCell`, is used through this shared
-        // reference.
-        match unsafe { ffi::try_ref(agent, "agent") } {
-            Ok(h) => {
-                let lent = h
-                    .lent
-                    .get_or_init(|| Box::new(WorkspaceHandle::Lent(agent)));
-                std::ptr::from_ref::<WorkspaceHandle>(lent).cast()
-            }
-            Err(err) => {
-                ffi::set_last_error(&err.message);
-                std::ptr::null()
-            }
-        }
+        // reference, so it may be called from inside the agent's callbacks.
+        let (h, out) = unsafe { (ffi::try_ref(agent, "agent")?, ffi::out(out, "out")?) };
+        let lent = h
+            .lent
+            .get_or_init(|| Box::new(WorkspaceHandle::Lent(agent)));
+        out.write(std::ptr::from_ref::<WorkspaceHandle>(lent).cast());
+        Ok(())
     })
+}
+
+/// A step's template for C: every step of a policy has one (`u32::MAX` marks none).
+fn template_index(t: Option<usize>) -> u32 {
+    t.and_then(|t| u32::try_from(t).ok()).unwrap_or(u32::MAX)
 }

@@ -1,5 +1,5 @@
 //! The boundary itself: every cast from a C pointer, the panic boundary, and the per-thread last
-//! error.
+//! error. Public (but hidden) so that `libevoharness_suite` guards its functions the same way.
 //!
 //! Exported functions do three things here and nothing else unsafe: turn their pointer
 //! arguments into references with the typed helpers below (which check for NULL and alignment
@@ -19,24 +19,26 @@ use crate::status::evoharness_status;
 /// A failed call: the status returned to C and the message kept for
 /// `evoharness_last_error_message`.
 #[derive(Debug)]
-pub(crate) struct Error {
-    pub(crate) status: evoharness_status,
-    pub(crate) message: String,
+pub struct Error {
+    /// What C gets back.
+    pub status: evoharness_status,
+    /// What `evoharness_last_error_message` then says.
+    pub message: String,
 }
 
 impl Error {
-    pub(crate) fn new(status: evoharness_status, message: impl Into<String>) -> Self {
+    pub fn new(status: evoharness_status, message: impl Into<String>) -> Self {
         Self {
             status,
             message: message.into(),
         }
     }
 
-    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+    pub fn invalid(message: impl Into<String>) -> Self {
         Self::new(evoharness_status::InvalidArgument, message)
     }
 
-    pub(crate) fn not_found(message: impl Into<String>) -> Self {
+    pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(evoharness_status::NotFound, message)
     }
 }
@@ -67,7 +69,7 @@ impl From<evoharness_runtime::Error> for Error {
     }
 }
 
-pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 thread_local! {
     /// The message of the last call on this thread that failed (empty before any).
@@ -76,7 +78,7 @@ thread_local! {
 
 /// Records `message` as this thread's last error. Interior NULs (which C cannot see past) are
 /// replaced by spaces.
-pub(crate) fn set_last_error(message: &str) {
+pub fn set_last_error(message: &str) {
     let bytes: Vec<u8> = message
         .bytes()
         .map(|b| if b == 0 { b' ' } else { b })
@@ -86,7 +88,7 @@ pub(crate) fn set_last_error(message: &str) {
 }
 
 /// Calls `f` with this thread's last error.
-pub(crate) fn with_last_error<R>(f: impl FnOnce(&CStr) -> R) -> R {
+pub fn with_last_error<R>(f: impl FnOnce(&CStr) -> R) -> R {
     LAST_ERROR.with(|e| f(e.borrow().as_c_str()))
 }
 
@@ -104,7 +106,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// The panic boundary of a function that returns a status: runs `f`, turns its error into a
 /// status and this thread's last error, and a panic into [`evoharness_status::Panic`].
-pub(crate) fn guard(f: impl FnOnce() -> Result<()>) -> evoharness_status {
+pub fn guard(f: impl FnOnce() -> Result<()>) -> evoharness_status {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => evoharness_status::Ok,
         Ok(Err(e)) => {
@@ -120,7 +122,7 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<()>) -> evoharness_status {
 
 /// The panic boundary of a function that returns a value: `fallback` on a panic (with the last
 /// error set).
-pub(crate) fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
+pub fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,
         Err(payload) => {
@@ -133,13 +135,13 @@ pub(crate) fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
 /// A C handle type and the Rust type behind it. Handles are opaque to C: a pointer to one
 /// points at the Rust type, owned by a `Box` made by [`to_owned_ptr`] or borrowed from another
 /// handle.
-pub(crate) trait Castable {
+pub trait Castable {
     /// What a pointer to the handle really points at.
     type Rust;
 }
 
 /// Moves `value` to the heap and hands its ownership to C as a handle pointer.
-pub(crate) fn to_owned_ptr<C: Castable>(value: C::Rust) -> *mut C {
+pub fn to_owned_ptr<C: Castable>(value: C::Rust) -> *mut C {
     Box::into_raw(Box::new(value)).cast()
 }
 
@@ -147,7 +149,7 @@ pub(crate) fn to_owned_ptr<C: Castable>(value: C::Rust) -> *mut C {
 ///
 /// # Safety
 /// `p` is NULL or came from [`to_owned_ptr`] for the same `C` and was not freed yet.
-pub(crate) unsafe fn free_owned<C: Castable>(p: *mut C) {
+pub unsafe fn free_owned<C: Castable>(p: *mut C) {
     if !p.is_null() {
         // SAFETY: the caller's contract: `p` is a live `Box<C::Rust>` given to C.
         drop(unsafe { Box::from_raw(p.cast::<C::Rust>()) });
@@ -173,7 +175,7 @@ fn check_ptr<T>(p: *const T, what: &str) -> Result<()> {
 ///
 /// # Safety
 /// `p` is NULL or points at a live `C::Rust` that nothing mutates for `'a`.
-pub(crate) unsafe fn try_ref<'a, C: Castable>(p: *const C, what: &str) -> Result<&'a C::Rust> {
+pub unsafe fn try_ref<'a, C: Castable>(p: *const C, what: &str) -> Result<&'a C::Rust> {
     check_ptr(p.cast::<C::Rust>(), what)?;
     // SAFETY: non-NULL and aligned (checked), live and unaliased by writers (the caller's
     // contract).
@@ -184,42 +186,64 @@ pub(crate) unsafe fn try_ref<'a, C: Castable>(p: *const C, what: &str) -> Result
 ///
 /// # Safety
 /// `p` is NULL or points at a live `C::Rust` that nothing else uses for `'a`.
-pub(crate) unsafe fn try_mut<'a, C: Castable>(p: *mut C, what: &str) -> Result<&'a mut C::Rust> {
+pub unsafe fn try_mut<'a, C: Castable>(p: *mut C, what: &str) -> Result<&'a mut C::Rust> {
     check_ptr(p.cast::<C::Rust>(), what)?;
     // SAFETY: non-NULL and aligned (checked), live and not otherwise used (the caller's
     // contract).
     Ok(unsafe { &mut *p.cast::<C::Rust>() })
 }
 
-/// Takes the owned handle out of `*pp` (leaving NULL there) once `accept` succeeds with it; on
-/// an error from `accept`, the handle is given back to `*pp` and stays the caller's.
-///
-/// # Safety
-/// `pp` is NULL or points at a writable handle pointer that is NULL or came from
-/// [`to_owned_ptr`] for `C`.
-pub(crate) unsafe fn take_owned<C: Castable, R>(
+/// An owned handle that C gives away through a `C **` argument (to a constructor that takes
+/// it over): checked up front, before anything is taken.
+pub struct Given<C> {
     pp: *mut *mut C,
-    what: &str,
-    accept: impl FnOnce(Box<C::Rust>) -> std::result::Result<R, (Box<C::Rust>, Error)>,
-) -> Result<R> {
-    check_ptr(pp.cast_const(), what)?;
-    // SAFETY: `pp` is non-NULL and aligned (checked) and readable (the caller's contract).
-    let p = unsafe { *pp };
-    check_ptr(p.cast::<C::Rust>().cast_const(), &format!("*{what}"))?;
-    // SAFETY: `p` is a live `Box<C::Rust>` given to C (the caller's contract); C gives it
-    // back here, and `*pp` is cleared or refilled below before anything else can see it.
-    let value = unsafe { Box::from_raw(p.cast::<C::Rust>()) };
-    match accept(value) {
-        Ok(r) => {
-            // SAFETY: `pp` is writable (the caller's contract).
-            unsafe { *pp = std::ptr::null_mut() };
-            Ok(r)
-        }
-        Err((value, e)) => {
-            // SAFETY: as above; the same box goes back to C.
-            unsafe { *pp = Box::into_raw(value).cast() };
-            Err(e)
-        }
+}
+
+impl<C: Castable> Given<C> {
+    /// Checks `pp` and `*pp` (NULL, alignment).
+    ///
+    /// # Safety
+    /// `pp` is NULL or points at a readable and writable handle pointer that is NULL or came
+    /// from [`to_owned_ptr`] for `C` and was not freed; both stay so until the [`Slot`] of
+    /// [`Given::take`] is gone.
+    pub unsafe fn new(pp: *mut *mut C, what: &str) -> Result<Self> {
+        check_ptr(pp.cast_const(), what)?;
+        // SAFETY: `pp` is non-NULL and aligned (checked) and readable (the caller's contract).
+        let p = unsafe { *pp };
+        check_ptr(p.cast::<C::Rust>().cast_const(), &format!("*{what}"))?;
+        Ok(Self { pp })
+    }
+
+    /// Takes the object out of the handle. `*pp` becomes NULL when the [`Slot`] is dropped,
+    /// unless [`Slot::refill`] gives the object back first.
+    pub fn take(self) -> (Box<C::Rust>, Slot<C>) {
+        // SAFETY: `*pp` is a live `Box<C::Rust>` given to C (checked in `new`, the rest its
+        // caller's contract); C gives it up here, and the slot clears or refills `*pp` before
+        // C can see it again.
+        let value = unsafe { Box::from_raw((*self.pp).cast::<C::Rust>()) };
+        (value, Slot { pp: self.pp })
+    }
+}
+
+/// Where a [`Given`] handle was: cleared (NULL) when dropped, so C no longer owns it.
+pub struct Slot<C: Castable> {
+    pp: *mut *mut C,
+}
+
+impl<C: Castable> Slot<C> {
+    /// Gives the object back to C: `*pp` points at it again (the same allocation when it is
+    /// the box that [`Given::take`] returned).
+    pub fn refill(self, value: Box<C::Rust>) {
+        // SAFETY: `pp` is writable (`Given::new`'s contract).
+        unsafe { *self.pp = Box::into_raw(value).cast() };
+        std::mem::forget(self);
+    }
+}
+
+impl<C: Castable> Drop for Slot<C> {
+    fn drop(&mut self) {
+        // SAFETY: `pp` is writable (`Given::new`'s contract).
+        unsafe { *self.pp = std::ptr::null_mut() };
     }
 }
 
@@ -229,7 +253,7 @@ pub(crate) unsafe fn take_owned<C: Castable, R>(
 /// `p` is NULL or points at a readable, valid `T` that nothing mutates for `'a`. Input structs
 /// hold no Rust enums and no references (enum-like fields are integers checked by their user),
 /// so a `T` that C wrote is valid as long as its `bool`s are C bools (0 or 1).
-pub(crate) unsafe fn input<'a, T>(p: *const T, what: &str) -> Result<&'a T> {
+pub unsafe fn input<'a, T>(p: *const T, what: &str) -> Result<&'a T> {
     check_ptr(p, what)?;
     // SAFETY: non-NULL and aligned (checked), readable (the caller's contract).
     Ok(unsafe { &*p })
@@ -239,7 +263,7 @@ pub(crate) unsafe fn input<'a, T>(p: *const T, what: &str) -> Result<&'a T> {
 ///
 /// # Safety
 /// `p` is NULL or valid for reads of `len` elements for `'a`, which nothing mutates then.
-pub(crate) unsafe fn slice<'a, T>(p: *const T, len: usize, what: &str) -> Result<&'a [T]> {
+pub unsafe fn slice<'a, T>(p: *const T, len: usize, what: &str) -> Result<&'a [T]> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -253,7 +277,7 @@ pub(crate) unsafe fn slice<'a, T>(p: *const T, len: usize, what: &str) -> Result
 /// # Safety
 /// `p` is NULL or valid for reads and writes of `len` initialised elements for `'a`, which
 /// nothing else uses then.
-pub(crate) unsafe fn slice_mut<'a, T>(p: *mut T, len: usize, what: &str) -> Result<&'a mut [T]> {
+pub unsafe fn slice_mut<'a, T>(p: *mut T, len: usize, what: &str) -> Result<&'a mut [T]> {
     if len == 0 {
         return Ok(&mut []);
     }
@@ -267,7 +291,7 @@ pub(crate) unsafe fn slice_mut<'a, T>(p: *mut T, len: usize, what: &str) -> Resu
 ///
 /// # Safety
 /// `p` is NULL or points at a NUL-terminated string that lives and stays unchanged for `'a`.
-pub(crate) unsafe fn c_str<'a>(p: *const c_char, what: &str) -> Result<&'a CStr> {
+pub unsafe fn c_str<'a>(p: *const c_char, what: &str) -> Result<&'a CStr> {
     check_ptr(p, what)?;
     // SAFETY: non-NULL, NUL-terminated and live (the caller's contract).
     Ok(unsafe { CStr::from_ptr(p) })
@@ -277,7 +301,7 @@ pub(crate) unsafe fn c_str<'a>(p: *const c_char, what: &str) -> Result<&'a CStr>
 ///
 /// # Safety
 /// As [`c_str`].
-pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str> {
+pub unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str> {
     // SAFETY: the caller's contract is `c_str`'s.
     unsafe { c_str(p, what) }?
         .to_str()
@@ -288,7 +312,7 @@ pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str> {
 ///
 /// # Safety
 /// As [`c_str`].
-pub(crate) unsafe fn path<'a>(p: *const c_char, what: &str) -> Result<&'a Path> {
+pub unsafe fn path<'a>(p: *const c_char, what: &str) -> Result<&'a Path> {
     // SAFETY: the caller's contract is `c_str`'s.
     let s = unsafe { c_str(p, what) }?;
     if s.is_empty() {
@@ -308,14 +332,14 @@ pub(crate) unsafe fn path<'a>(p: *const c_char, what: &str) -> Result<&'a Path> 
 }
 
 /// An output parameter, checked for NULL up front and written only on success.
-pub(crate) struct Out<'a, T> {
+pub struct Out<'a, T> {
     p: *mut T,
     _life: PhantomData<&'a mut MaybeUninit<T>>,
 }
 
 impl<T> Out<'_, T> {
     /// Writes the value (without reading or dropping what was there: C memory).
-    pub(crate) fn write(self, value: T) {
+    pub fn write(self, value: T) {
         // SAFETY: `p` is non-NULL, aligned and writable (checked in `out`, the rest the
         // caller's contract); `write` does not read the old, possibly uninitialised, value.
         unsafe { self.p.write(value) }
@@ -326,7 +350,7 @@ impl<T> Out<'_, T> {
 ///
 /// # Safety
 /// `p` is NULL or valid for writes of one `T` for `'a`.
-pub(crate) unsafe fn out<'a, T>(p: *mut T, what: &str) -> Result<Out<'a, T>> {
+pub unsafe fn out<'a, T>(p: *mut T, what: &str) -> Result<Out<'a, T>> {
     check_ptr(p.cast_const(), what)?;
     Ok(Out {
         p,
@@ -339,12 +363,7 @@ pub(crate) unsafe fn out<'a, T>(p: *mut T, what: &str) -> Result<Out<'a, T>> {
 ///
 /// # Safety
 /// `buf` is NULL or valid for `cap` bytes of writes; `out_len` NULL or valid for a write.
-pub(crate) unsafe fn write_str(
-    s: &str,
-    buf: *mut c_char,
-    cap: usize,
-    out_len: *mut usize,
-) -> Result<()> {
+pub unsafe fn write_str(s: &str, buf: *mut c_char, cap: usize, out_len: *mut usize) -> Result<()> {
     // SAFETY: the caller's contract.
     let len_out = unsafe { out(out_len, "out_len") }?;
     check_ptr(buf.cast_const(), "buf")?;
@@ -369,7 +388,7 @@ pub(crate) unsafe fn write_str(
 
 /// Copies `s` into a fixed C char array, NUL-terminated (`s` is at most `N - 1` bytes: the
 /// core's bounds are what size these arrays).
-pub(crate) fn fixed_str<const N: usize>(s: &str) -> [c_char; N] {
+pub fn fixed_str<const N: usize>(s: &str) -> [c_char; N] {
     let mut a = [0 as c_char; N];
     for (d, &b) in a.iter_mut().zip(s.as_bytes().iter().take(N - 1)) {
         *d = b as c_char;

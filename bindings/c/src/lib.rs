@@ -1,11 +1,14 @@
-//! The C ABI of evoharness: `libevoharness.a` and `libevoharness.so`, with the header
-//! `include/evoharness.h` that `build.rs` generates from this crate (cbindgen) and that is
-//! committed.
+//! The C ABI of evoharness for embedding: `libevoharness.a` and `libevoharness.so`, with the
+//! header `include/evoharness.h` that `build.rs` generates from this crate (cbindgen) and that
+//! is committed.
 //!
 //! A C or C++ host embeds a trained agent in-process through it: workspaces driven by encoded
-//! actions, policies loaded from files or memory, agents that call host tools (callbacks) and
-//! checkpoint to files, and the task suite's vectorised environment for training. See
-//! `bindings/README.md` for building and linking, and the header for every function.
+//! actions, policies loaded from files or memory, agents that call host tools (callbacks) over
+//! an optional world made by a library, and checkpoint to files. It depends on the core and the
+//! runtime only. The task suite (its worlds, the vectorised training environment, teachers) is
+//! `libevoharness_suite` (crate `evoharness-suite-c`), a superset of this library that a host
+//! links instead of it. See `bindings/README.md` for building and linking, and the header for
+//! every function.
 //!
 //! # Conventions (rustls-ffi is the model)
 //!
@@ -14,10 +17,11 @@
 //!   the order self, inputs, outputs, every buffer followed by its length.
 //! - Every function that can fail returns an [`evoharness_status`]; outputs are written only
 //!   when it is `EVOHARNESS_STATUS_OK`. `evoharness_last_error_message()` holds the details, per
-//!   thread.
+//!   thread. A NULL pointer is `NULL_ARGUMENT`, an index past the end `NOT_FOUND`, in every
+//!   function.
 //! - Every exported function checks its pointers (NULL, alignment) and catches panics at the
-//!   boundary (module `ffi`). Enum-like inputs are plain integers, checked, so no value C passes is
-//!   undefined behaviour in Rust.
+//!   boundary (module `ffi`). Enum-like inputs are plain integers, checked, so no value C passes
+//!   is undefined behaviour in Rust; every enum starts at 0.
 //! - Callbacks into host code (tools, traces, logs) must return normally: a C++ exception or a
 //!   `longjmp` out of one is undefined behaviour. The C++ wrapper catches exceptions in its
 //!   trampolines.
@@ -26,15 +30,15 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | `ffi` | pointer helpers, the panic boundary, the last error |
+//! | `ffi` | pointer helpers, the panic boundary, the last error (hidden: for `evoharness-suite-c`) |
 //! | [`status`] | status codes and messages, the version |
 //! | [`value`] | values, events and the bounds that size them |
-//! | [`workspace`] | workspaces: apply, observe, snapshot, restore, read entries |
+//! | [`workspace`] | workspaces: apply, observe, snapshot, restore, read entries; capacities |
+//! | [`layout`] | the structured-v1 layout as JSON |
 //! | [`policy`] | loading policies with options, their contract |
 //! | [`tool`] | host tools: the callback, its call and its result |
-//! | `env` | an agent's environment: host tools over an optional suite world, its cursor |
-//! | [`agent`] | agents: config, tools, stepping, traces, checkpoints |
-//! | [`vec_env`] | the suite's vectorised environment, for training |
+//! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
+//! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
     non_camel_case_types,
@@ -42,32 +46,31 @@
 )]
 
 // In reading order: cbindgen writes the header's items in the order it meets the modules.
-mod ffi;
+#[doc(hidden)]
+pub mod ffi;
 pub mod status;
 // Values and workspaces.
 pub mod value;
 pub mod workspace;
+// The layout of a workspace's observations and actions.
+pub mod layout;
 // Policies.
 pub mod policy;
 // Host tools.
 pub mod tool;
-// The environment they make up.
-mod env;
+// The world they make up, over a library's.
+pub mod world;
 // Agents.
 pub mod agent;
-// Training environments.
-pub mod vec_env;
-// What training in another language needs besides them.
-pub mod training;
 // Logging.
 pub mod logging;
 
 pub use agent::*;
+pub use layout::*;
 pub use logging::*;
 pub use policy::*;
 pub use status::*;
 pub use tool::*;
-pub use training::*;
 pub use value::*;
-pub use vec_env::*;
 pub use workspace::*;
+pub use world::*;

@@ -54,8 +54,9 @@ pub enum evoharness_status {
 }
 
 impl evoharness_status {
+    // Not `pub`: cbindgen would write it into the header as a macro that C cannot use.
     /// Every status, in value order.
-    pub const ALL: [evoharness_status; 17] = [
+    pub(crate) const ALL: [evoharness_status; 17] = [
         Self::Ok,
         Self::NullArgument,
         Self::InvalidArgument,
@@ -131,8 +132,9 @@ pub extern "C" fn evoharness_last_error_length() -> usize {
     guard_value(0, || with_last_error(|m| m.to_bytes().len()))
 }
 
-/// The library's version ("MAJOR.MINOR.PATCH", the crate's), static and NUL-terminated. Never
-/// NULL; do not free it. Any thread.
+/// The library's version ("MAJOR.MINOR.PATCH", the crate's), static and NUL-terminated. It is
+/// the version of the ABI too: before 1.0, a new MINOR breaks it (see `bindings/README.md`).
+/// Never NULL; do not free it. Any thread.
 #[unsafe(no_mangle)]
 pub extern "C" fn evoharness_version() -> *const c_char {
     const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");

@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_void};
 
 use evoharness_core::wire::{Frame, Message};
-use evoharness_core::{EventBuf, FieldBuf, KeyBuf, ToolCall, Value};
+use evoharness_core::{EventBuf, EventError, ToolCall, Value};
 
 use crate::ffi::{self, Castable, Error, guard};
 use crate::status::evoharness_status;
@@ -54,7 +54,8 @@ pub struct evoharness_tool_result {
 }
 
 /// What a tool result holds while the tool writes it.
-pub(crate) struct ToolResult {
+#[doc(hidden)]
+pub struct ToolResult {
     pub(crate) event: EventBuf,
 }
 
@@ -89,18 +90,12 @@ unsafe fn result_mut<'a>(result: *mut evoharness_tool_result) -> ffi::Result<&'a
 }
 
 fn push(r: &mut ToolResult, key: &str, value: Value) -> ffi::Result<()> {
-    let key: KeyBuf = key.try_into().map_err(|_| {
-        Error::invalid(format!(
-            "the key `{key}` is {} bytes; a key has at most {}",
-            key.len(),
-            evoharness_core::KEY_MAX
-        ))
-    })?;
-    r.event.fields.push(FieldBuf { key, value }).map_err(|_| {
-        Error::new(
+    r.event.push(key, value).map_err(|e| match e {
+        EventError::TooManyFields => Error::new(
             evoharness_status::BufferTooSmall,
             format!("an event has at most {EVOHARNESS_FIELDS_MAX} fields"),
-        )
+        ),
+        e => Error::invalid(format!("the key `{key}`: {e}")),
     })
 }
 

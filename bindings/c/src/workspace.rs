@@ -29,7 +29,8 @@ pub struct evoharness_workspace {
     clippy::large_enum_variant,
     reason = "handles always live in a box; a lent one (one per agent) may waste 700 bytes"
 )]
-pub(crate) enum WorkspaceHandle {
+#[doc(hidden)]
+pub enum WorkspaceHandle {
     /// Made by `evoharness_workspace_new`, owned by C.
     Owned(HeapWorkspace),
     /// An agent's, lent by `evoharness_agent_workspace`: every read goes through the agent (so
@@ -88,13 +89,36 @@ pub struct evoharness_capacities {
     pub tools: u16,
 }
 
+/// The capacities `evoharness_workspace_config_default` gives: the task suite's (16 facts, 8
+/// steps, 4 lessons, 8 tools). `libevoharness_suite` tests that they stay the suite's.
+#[doc(hidden)]
+pub const DEFAULT_CAPACITIES: Capacities = Capacities {
+    facts: 16,
+    steps: 8,
+    lessons: 4,
+    tools: 8,
+};
+
 impl evoharness_capacities {
-    pub(crate) fn from_core(c: Capacities) -> Self {
+    /// The core's capacities as C sees them.
+    #[doc(hidden)]
+    pub fn from_core(c: Capacities) -> Self {
         Self {
             facts: c.facts,
             steps: c.steps,
             lessons: c.lessons,
             tools: c.tools,
+        }
+    }
+
+    /// The core's capacities (unchecked: the core validates them where they are used).
+    #[doc(hidden)]
+    pub fn to_core(self) -> Capacities {
+        Capacities {
+            facts: self.facts,
+            steps: self.steps,
+            lessons: self.lessons,
+            tools: self.tools,
         }
     }
 }
@@ -118,7 +142,9 @@ pub struct evoharness_costs {
 }
 
 impl evoharness_costs {
-    pub(crate) fn from_core(c: Costs) -> Self {
+    /// The core's costs as C sees them.
+    #[doc(hidden)]
+    pub fn from_core(c: Costs) -> Self {
         Self {
             act: c.act,
             track: c.track,
@@ -129,7 +155,9 @@ impl evoharness_costs {
         }
     }
 
-    pub(crate) fn to_core(self) -> Costs {
+    /// The core's costs.
+    #[doc(hidden)]
+    pub fn to_core(self) -> Costs {
         Costs {
             act: self.act,
             track: self.track,
@@ -292,7 +320,7 @@ pub unsafe extern "C" fn evoharness_workspace_config_default(
     guard(|| {
         // SAFETY: the caller's contract.
         let out = unsafe { ffi::out(out, "out") }?;
-        let caps = evoharness_runtime::tasks::CAPACITIES;
+        let caps = DEFAULT_CAPACITIES;
         out.write(evoharness_workspace_config {
             capacities: evoharness_capacities::from_core(caps),
             budget: 1_000,
@@ -494,27 +522,30 @@ pub unsafe extern "C" fn evoharness_workspace_reset_task(
     })
 }
 
-/// The size in bytes of a buffer that always holds this workspace's snapshot (it depends only
-/// on the capacities). 0 (with the last error set) if `ws` is NULL, or an agent's read from
-/// inside that agent's callbacks.
+/// Writes to `*out` the size in bytes of a buffer that always holds this workspace's snapshot
+/// (it depends only on the capacities).
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an agent's workspace read from inside that
+/// agent's callbacks.
 ///
 /// # Safety
-/// `ws` is NULL or a live workspace.
+/// `ws` is a live workspace; `out` points at a writable `size_t`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_workspace_snapshot_max_len(
     ws: *const evoharness_workspace,
-) -> usize {
-    guard_value(0, || {
+    out: *mut usize,
+) -> evoharness_status {
+    guard(|| {
         // SAFETY: the caller's contract.
-        unsafe {
+        let out = unsafe { ffi::out(out, "out") }?;
+        // SAFETY: the caller's contract.
+        let n = unsafe {
             read(ws, |w| {
                 Ok(evoharness_core::snapshot::max_len(w.capacities()))
             })
-        }
-        .unwrap_or_else(|e| {
-            ffi::set_last_error(&e.message);
-            0
-        })
+        }?;
+        out.write(n);
+        Ok(())
     })
 }
 
@@ -610,7 +641,9 @@ pub unsafe extern "C" fn evoharness_workspace_get_info(
     })
 }
 
-pub(crate) fn finished_flag(f: Option<bool>) -> i8 {
+/// How C sees a finish: -1 not finished, 0 gave up, 1 claimed success.
+#[doc(hidden)]
+pub fn finished_flag(f: Option<bool>) -> i8 {
     match f {
         None => -1,
         Some(false) => 0,

@@ -1,8 +1,9 @@
 /*
- * Drives every function of evoharness.h, with its error paths: NULL pointers, tiny buffers, bad
- * bytes, bad model files, out-of-range values, callbacks that fail or call back in. Built with
- * -Wall -Wextra -Wpedantic -Werror and run plain, under AddressSanitizer/UBSan and under
- * valgrind by tests/c_abi.rs.
+ * Drives every function of evoharness.h (libevoharness, the embedding library), with its error
+ * paths: NULL pointers, tiny buffers, bad bytes, bad model files, out-of-range values,
+ * callbacks that fail or call back in. The suite's functions (libevoharness_suite) have their
+ * own program, bindings/suite-c/tests/suite.c. Built with -Wall -Wextra -Wpedantic -Werror and
+ * run plain, under AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
  *
  *   api FIXTURES_DIR WORK_DIR VERSION
  *
@@ -17,53 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond)                                                                           \
-    do {                                                                                      \
-        checks++;                                                                             \
-        if (!(cond)) {                                                                        \
-            failures++;                                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
-                    #cond, evoharness_last_error_message());                                  \
-        }                                                                                     \
-    } while (0)
-
-/* A call that must return `want`. */
-#define EXPECT(want, call)                                                                    \
-    do {                                                                                      \
-        evoharness_status got_ = (call);                                                      \
-        checks++;                                                                             \
-        if (got_ != (want)) {                                                                 \
-            failures++;                                                                       \
-            fprintf(stderr, "%s:%d: %s returned %u (%s), expected %s; last error: %s\n",      \
-                    __FILE__, __LINE__, #call, (unsigned)got_, evoharness_status_message(got_), \
-                    #want, evoharness_last_error_message());                                  \
-        }                                                                                     \
-    } while (0)
-
-#define OK(call) EXPECT(EVOHARNESS_STATUS_OK, call)
-
-/* Whether the last error mentions `needle`. */
-static int error_mentions(const char *needle) {
-    return strstr(evoharness_last_error_message(), needle) != NULL;
-}
-
-static char fixtures[1024];
-static char work[1024];
-
-static const char *fixture(const char *name) {
-    static char path[2048];
-    snprintf(path, sizeof path, "%s/%s", fixtures, name);
-    return path;
-}
-
-static const char *work_file(const char *name) {
-    static char path[2048];
-    snprintf(path, sizeof path, "%s/%s", work, name);
-    return path;
-}
+#include "check.h"
 
 static struct evoharness_policy_options tract_options(void) {
     struct evoharness_policy_options o;
@@ -295,8 +250,11 @@ static void test_workspace(void) {
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_value_format(&v, text, sizeof text, &len));
 
     /* Snapshots: round trip, tiny buffers, bad bytes. */
-    size_t max = evoharness_workspace_snapshot_max_len(ws);
-    CHECK(max > 0 && evoharness_workspace_snapshot_max_len(NULL) == 0);
+    size_t max = 0;
+    OK(evoharness_workspace_snapshot_max_len(ws, &max));
+    CHECK(max > 0);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_snapshot_max_len(NULL, &max));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_workspace_snapshot_max_len(ws, NULL));
     uint8_t *snap = malloc(max);
     uint8_t *again = malloc(max);
     size_t snap_len = 0, again_len = 0;
@@ -527,14 +485,19 @@ static int32_t tool_checks(void *user_data, const struct evoharness_tool_call *c
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_agent_checkpoint(h->agent, work_file("never.ckpt")));
     /* The agent's workspace may be lent here, but not read while the agent steps. */
-    const struct evoharness_workspace *ws = evoharness_agent_workspace(h->agent);
+    const struct evoharness_workspace *ws = NULL;
+    OK(evoharness_agent_workspace(h->agent, &ws));
     CHECK(ws != NULL);
     struct evoharness_workspace_info info;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_get_info(ws, &info));
     CHECK(error_mentions("one of its own callbacks"));
     struct evoharness_fact fact;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_fact(ws, 0, &fact));
-    CHECK(evoharness_workspace_snapshot_max_len(ws) == 0);
+    size_t max = 7;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_snapshot_max_len(ws, &max));
+    CHECK(max == 7);
+    struct evoharness_verdict verdict;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_verdict(h->agent, &verdict));
     evoharness_agent_free(h->agent); /* refused: the agent is in use */
     CHECK(error_mentions("evoharness_agent_free"));
 
@@ -602,36 +565,32 @@ static void test_agent(void) {
     struct evoharness_agent_config config;
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_config_default(NULL));
     OK(evoharness_agent_config_default(&config));
-    CHECK(config.budget == 1000 && config.temperature == 0.0f && config.task == EVOHARNESS_TASK_NONE);
+    CHECK(config.budget == 1000 && config.temperature == 0.0f && config.seed == 0);
+    CHECK(config.costs.act == 1 && config.costs.finish == 0);
     config.temperature = 1.0f;
     config.seed = 11;
     config.budget = 300;
 
     struct evoharness_policy *p = load("mlp.onnx");
     struct evoharness_agent *a = NULL;
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(NULL, &config, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(NULL, NULL, &config, &a));
     struct evoharness_policy *none = NULL;
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&none, &config, &a));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, NULL, &a));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, &config, NULL));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&none, NULL, &config, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, NULL, NULL, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, NULL, &config, NULL));
+    /* A world argument that points at no world is refused (NULL itself means none). */
+    struct evoharness_world *no_world = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_new(&p, &no_world, &config, &a));
+    CHECK(error_mentions("*world"));
     struct evoharness_agent_config bad = config;
     bad.temperature = -1.0f;
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, NULL, &bad, &a));
     bad.temperature = NAN;
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
-    bad = config;
-    bad.task = 4;
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
-    bad.task = EVOHARNESS_TASK_RECORDS;
-    bad.horizon = 0;
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, &bad, &a));
-    /* A 3-tool policy cannot run a suite task (8 tools); the policy stays ours. */
-    bad.horizon = 50;
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_agent_new(&p, &bad, &a));
-    CHECK(error_mentions("8"));
-    CHECK(p != NULL && a == NULL);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_new(&p, NULL, &bad, &a));
+    CHECK(p != NULL && a == NULL); /* refused: the policy stays ours */
+    evoharness_world_free(NULL);
 
-    OK(evoharness_agent_new(&p, &config, &a));
+    OK(evoharness_agent_new(&p, NULL, &config, &a));
     CHECK(p == NULL && a != NULL); /* the agent owns the policy now */
 
     char name[16];
@@ -684,7 +643,7 @@ static void test_agent(void) {
     /* Another agent whose tools call back into it and misuse their results. */
     struct evoharness_policy *pc = load("mlp.onnx");
     struct evoharness_agent *c = NULL;
-    OK(evoharness_agent_new(&pc, &config, &c));
+    OK(evoharness_agent_new(&pc, NULL, &config, &c));
     struct host hc;
     memset(&hc, 0, sizeof hc);
     hc.agent = c;
@@ -703,15 +662,20 @@ static void test_agent(void) {
 
     /* The lent workspace reads like any other, and is always the same; it cannot be changed
      * or freed through the handle (the casts below are what the const forbids). */
-    const struct evoharness_workspace *ws = evoharness_agent_workspace(a);
-    CHECK(ws != NULL && ws == evoharness_agent_workspace(a));
-    CHECK(evoharness_agent_workspace(NULL) == NULL);
+    const struct evoharness_workspace *ws = NULL, *again = NULL;
+    OK(evoharness_agent_workspace(a, &ws));
+    OK(evoharness_agent_workspace(a, &again));
+    CHECK(ws != NULL && ws == again);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_workspace(NULL, &again));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_workspace(a, NULL));
     struct evoharness_workspace_info info;
     OK(evoharness_workspace_get_info(ws, &info));
     CHECK(info.capacities.tools == 3 && info.budget == 300 && info.spent > 0);
     struct evoharness_event ev;
     OK(evoharness_workspace_event(ws, &ev));
-    CHECK(evoharness_workspace_snapshot_max_len(ws) > 0);
+    size_t max = 0;
+    OK(evoharness_workspace_snapshot_max_len(ws, &max));
+    CHECK(max > 0);
     struct evoharness_workspace *lent = (struct evoharness_workspace *)(uintptr_t)ws;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_workspace_reset_task(lent));
     CHECK(error_mentions("may be read, not changed"));
@@ -749,35 +713,36 @@ static void test_agent(void) {
 
     struct evoharness_agent *b = NULL;
     p = load("mlp.onnx");
-    EXPECT(EVOHARNESS_STATUS_IO, evoharness_agent_resume(&p, &config, work_file("missing.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_agent_resume(&p, NULL, &config, work_file("missing.ckpt"), &b));
     CHECK(p != NULL);
     FILE *junk = fopen(work_file("junk.ckpt"), "wb");
     if (junk) {
         fputs("this is not a checkpoint", junk);
         fclose(junk);
     }
+    struct evoharness_policy *same = p;
     EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
-           evoharness_agent_resume(&p, &config, work_file("junk.ckpt"), &b));
-    CHECK(error_mentions("junk.ckpt") && p != NULL);
+           evoharness_agent_resume(&p, NULL, &config, work_file("junk.ckpt"), &b));
+    CHECK(error_mentions("junk.ckpt") && p == same); /* the very handle, given back */
     bad = config;
     bad.budget = 301;
-    EXPECT(EVOHARNESS_STATUS_CHECKPOINT, evoharness_agent_resume(&p, &bad, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT, evoharness_agent_resume(&p, NULL, &bad, work_file("a.ckpt"), &b));
     CHECK(error_mentions("budget") && p != NULL);
     bad = config;
     bad.temperature = -2.0f;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
-           evoharness_agent_resume(&p, &bad, work_file("a.ckpt"), &b));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(NULL, &config, work_file("a.ckpt"), &b));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, NULL, work_file("a.ckpt"), &b));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, &config, NULL, &b));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, &config, work_file("a.ckpt"), NULL));
+           evoharness_agent_resume(&p, NULL, &bad, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(NULL, NULL, &config, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, NULL, NULL, work_file("a.ckpt"), &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, NULL, &config, NULL, &b));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_resume(&p, NULL, &config, work_file("a.ckpt"), NULL));
     struct evoharness_policy *other = load("recurrent.onnx");
     EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
-           evoharness_agent_resume(&other, &config, work_file("a.ckpt"), &b));
+           evoharness_agent_resume(&other, NULL, &config, work_file("a.ckpt"), &b));
     CHECK(error_mentions("another policy") && other != NULL);
     evoharness_policy_free(other);
 
-    OK(evoharness_agent_resume(&p, &config, work_file("a.ckpt"), &b));
+    OK(evoharness_agent_resume(&p, NULL, &config, work_file("a.ckpt"), &b));
     CHECK(p == NULL && b != NULL);
     struct host hb;
     memset(&hb, 0, sizeof hb);
@@ -805,11 +770,12 @@ static void test_agent(void) {
     if (written) fclose(written);
     OK(evoharness_agent_set_checkpoints(b, NULL, 0, false));
 
-    /* No suite task: no task stats. */
-    struct evoharness_task_stats ts;
-    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_task_stats(b, &ts));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_task_stats(NULL, &ts));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_task_stats(b, NULL));
+    /* No world: nobody judges the task. */
+    struct evoharness_verdict v;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_verdict(b, &v));
+    CHECK(error_mentions("no judge"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_verdict(NULL, &v));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_verdict(b, NULL));
 
     /* Run to the end of the budget: then steps are not taken. */
     OK(evoharness_agent_run(b, 100000, &s));
@@ -822,227 +788,32 @@ static void test_agent(void) {
     evoharness_agent_free(NULL);
 }
 
-/* The suite's migration task, with the host serving `verify`. */
-static int32_t suite_verify(void *user_data, const struct evoharness_tool_call *call,
-                            struct evoharness_tool_result *result) {
-    int *calls = user_data;
-    (*calls)++;
-    if (call->tool != 7 || strcmp(call->name, "verify") != 0) return 1;
-    return evoharness_tool_result_add_bool(result, "checked", true) == EVOHARNESS_STATUS_OK ? 0 : 1;
-}
-
-static void test_suite_agent(void) {
-    struct evoharness_agent_config config;
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_config_for_task(1, 50, 0, NULL));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(0, 50, 0, &config));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(4, 50, 0, &config));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_config_for_task(1, 0, 0, &config));
-    OK(evoharness_agent_config_for_task(EVOHARNESS_TASK_MIGRATION, 50, 3, &config));
-    CHECK(config.budget == 4 * 50 + 256 && config.horizon == 50 && config.family == 3);
-    config.temperature = 1.0f;
-    config.seed = 5;
-
-    struct evoharness_policy *p = load("suite_mlp.onnx");
-    struct evoharness_agent *a = NULL;
-    OK(evoharness_agent_new(&p, &config, &a));
-    char name[16];
-    size_t len;
-    OK(evoharness_agent_tool_name(a, 7, name, sizeof name, &len));
-    CHECK(strcmp(name, "verify") == 0);
-    int verifies = 0;
-    OK(evoharness_agent_register_tool(a, "verify", suite_verify, &verifies));
-
-    struct evoharness_summary s;
-    OK(evoharness_agent_run(a, 60, &s));
-    struct evoharness_task_stats ts;
-    OK(evoharness_agent_task_stats(a, &ts));
-    CHECK(ts.items == 20 && ts.gaps == ts.items - ts.landed);
-    OK(evoharness_agent_checkpoint(a, work_file("suite.ckpt")));
-    uint32_t after[64];
-    int n = steps(a, 40, after);
-    struct evoharness_task_stats ts_a;
-    OK(evoharness_agent_task_stats(a, &ts_a));
-
-    /* Resume: the world is replayed to where it was, and the run goes on identically. */
-    p = load("suite_mlp.onnx");
-    struct evoharness_agent *b = NULL;
-    struct evoharness_agent_config other = config;
-    other.family = 4;
-    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
-           evoharness_agent_resume(&p, &other, work_file("suite.ckpt"), &b));
-    CHECK(error_mentions("another task"));
-    other = config;
-    other.task = EVOHARNESS_TASK_NONE;
-    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
-           evoharness_agent_resume(&p, &other, work_file("suite.ckpt"), &b));
-    OK(evoharness_agent_resume(&p, &config, work_file("suite.ckpt"), &b));
-    int verifies_b = 0;
-    OK(evoharness_agent_register_tool(b, "verify", suite_verify, &verifies_b));
-    struct evoharness_task_stats ts_b;
-    OK(evoharness_agent_task_stats(b, &ts_b));
-    CHECK(ts_b.landed == ts.landed && ts_b.delivered == ts.delivered);
-    uint32_t resumed[64];
-    int m = steps(b, 40, resumed);
-    CHECK(m == n && memcmp(after, resumed, sizeof(uint32_t) * (size_t)n) == 0);
-    OK(evoharness_agent_task_stats(b, &ts_b));
-    CHECK(ts_b.landed == ts_a.landed && ts_b.delivered == ts_a.delivered);
-    CHECK(ts_b.duplicates == ts_a.duplicates && ts_b.wrong_writes == ts_a.wrong_writes);
-
-    /* To the end: the stats are the world's judgement (a random policy does not succeed, and
-     * nothing here claims it does; success must agree with the rules). */
-    OK(evoharness_agent_run(b, 1000000, &s));
-    OK(evoharness_agent_task_stats(b, &ts_b));
-    CHECK(ts_b.finished == s.finished);
-    CHECK(ts_b.success == (s.finished == 1 && ts_b.duplicates == 0 && ts_b.gaps == 0 &&
-                           ts_b.wrong_writes == 0));
-    evoharness_agent_free(a);
-    evoharness_agent_free(b);
-}
-
-/* ---------------------------------------------------------------------------------------- */
-
-static void test_vec_env(void) {
-    struct evoharness_vec_env *v = NULL;
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new(1, 50, 3, 0, 2, 1, NULL));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(0, 50, 3, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(1, 0, 3, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 0, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 3, 0, 0, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(1, 50, 3, UINT64_MAX, 2, 1, &v));
-    CHECK(v == NULL);
-    OK(evoharness_vec_env_new(EVOHARNESS_TASK_ORCHESTRATION, 50, 3, 0, 2, 7, &v));
-    size_t n = evoharness_vec_env_len(v), ol = evoharness_vec_env_obs_len(v),
-           al = evoharness_vec_env_actions(v);
-    CHECK(n == 3 && ol > 0 && al > 0);
-    CHECK(evoharness_vec_env_len(NULL) == 0 && evoharness_vec_env_obs_len(NULL) == 0);
-    CHECK(evoharness_vec_env_actions(NULL) == 0 && evoharness_vec_env_episodes(NULL, 0) == 0);
-
-    float *obs = calloc(n * ol, sizeof(float));
-    uint8_t *mask = calloc(n * al, 1);
-    float reward[3];
-    uint8_t done[3];
-    uint32_t actions[3];
-    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol - 1, mask, n * al));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(NULL, obs, n * ol, mask, n * al));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, NULL, n * ol, mask, n * al));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol, NULL, n * al));
-
-    struct evoharness_episode_stats st;
-    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 0, &st));
-    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 3, &st));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(NULL, 0, &st));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(v, 0, NULL));
-
-    /* An illegal template (mask 0) changes nothing. */
-    for (size_t i = 0; i < n; i++) {
-        actions[i] = 0;
-        for (size_t t = 0; t < al; t++)
-            if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
-    }
-    uint32_t illegal = 0;
-    while (illegal < al && mask[al + illegal]) illegal++;
-    CHECK(illegal < al);
-    uint32_t bad_actions[3] = {actions[0], illegal, actions[2]};
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
-           evoharness_vec_env_step(v, bad_actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
-    CHECK(error_mentions("environment 1"));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
-           evoharness_vec_env_step(v, actions, 2, obs, n * ol, mask, n * al, reward, 3, done, 3));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
-           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 2));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
-           evoharness_vec_env_step(NULL, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
-           evoharness_vec_env_step(v, NULL, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
-           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, NULL, 3, done, 3));
-
-    /* Step with a rotating legal choice until every environment finished an episode. */
-    int ends = 0;
-    for (int s = 0; s < 20000 && (evoharness_vec_env_episodes(v, 0) == 0 ||
-                                  evoharness_vec_env_episodes(v, 1) == 0 ||
-                                  evoharness_vec_env_episodes(v, 2) == 0);
-         s++) {
-        for (size_t i = 0; i < n; i++) {
-            for (size_t k = 0; k < al; k++) {
-                size_t t = (k + (size_t)s * 7 + i) % al;
-                if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
-            }
-        }
-        OK(evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
-        for (size_t i = 0; i < n; i++) ends += done[i];
-    }
-    CHECK(ends >= 3);
-    CHECK((uint64_t)ends == evoharness_vec_env_episodes(v, 0) + evoharness_vec_env_episodes(v, 1) +
-                                evoharness_vec_env_episodes(v, 2));
-    CHECK(evoharness_vec_env_episodes(v, 3) == 0);
-    OK(evoharness_vec_env_last_episode(v, 0, &st));
-    CHECK(st.steps > 0 && st.items == 20 && st.landed <= st.items);
-    CHECK(st.success == (st.finished == 1 && st.duplicates == 0 && st.gaps == 0 && st.wrong_writes == 0));
-
-    free(obs);
-    free(mask);
-    evoharness_vec_env_free(v);
-    evoharness_vec_env_free(NULL);
-}
-
-/* Groups, a teacher's labels, the suite's capacities and the layout as JSON: what a training
- * loop in another language needs. */
-static void test_training(void) {
-    struct evoharness_vec_env *v = NULL;
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_grouped(1, 50, 4, 2, 0, 2, 1, NULL));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(9, 50, 4, 2, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(1, 0, 4, 2, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 3, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 0, 0, 2, 1, &v));
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(1, 50, 4, 2, UINT64_MAX, 2, 1, &v));
-    CHECK(v == NULL);
-    OK(evoharness_vec_env_new_grouped(EVOHARNESS_TASK_RECORDS, 60, 4, 2, 0, 2, 3, &v));
-    size_t n = evoharness_vec_env_len(v), ol = evoharness_vec_env_obs_len(v),
-           al = evoharness_vec_env_actions(v);
-    float *obs = malloc(n * ol * sizeof *obs);
-    uint8_t *mask = malloc(n * al);
-    float reward[4];
-    uint8_t done[4];
-    uint32_t actions[4] = {7, 7, 7, 7};
-    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_teacher_actions(NULL, 1, actions, 4));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_teacher_actions(v, 1, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 0, actions, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 1, actions, 3));
-    CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
-    /* Following the lean teacher, both members of a group run the same episode, successfully. */
-    for (int s = 0; s < 20000 && evoharness_vec_env_episodes(v, 3) == 0; s++) {
-        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 4));
-        for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
-        OK(evoharness_vec_env_step(v, actions, 4, obs, n * ol, mask, n * al, reward, 4, done, 4));
-    }
-    struct evoharness_episode_stats a, b;
-    OK(evoharness_vec_env_last_episode(v, 2, &a));
-    OK(evoharness_vec_env_last_episode(v, 3, &b));
-    CHECK(a.success && b.success && a.steps == b.steps && a.reward == b.reward);
-    OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_ORACLE, actions, 4));
-
-    struct evoharness_capacities caps = {0, 0, 0, 0};
-    evoharness_suite_capacities(&caps);
-    evoharness_suite_capacities(NULL);
-    CHECK(caps.facts == 16 && caps.steps == 8 && caps.lessons == 4 && caps.tools == 8);
+/* The structured-v1 layout as JSON, for any capacities: what a training loop or another
+ * inference engine in another language needs. */
+static void test_layout(void) {
+    struct evoharness_capacities caps = {16, 8, 4, 8};
     char json[16384];
     size_t len = 0;
-    OK(evoharness_layout_json(caps.facts, caps.steps, caps.lessons, caps.tools, json, sizeof json, &len));
+    OK(evoharness_layout_json(&caps, json, sizeof json, &len));
     CHECK(len == strlen(json) && strstr(json, "\"obs_len\":564") != NULL);
     CHECK(strstr(json, "\"templates\":[[\"finish\",-1]") != NULL);
     size_t small = 0;
-    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_layout_json(16, 8, 4, 8, json, 10, &small));
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_layout_json(&caps, json, 10, &small));
     CHECK(small == 0);
-    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_layout_json(16, 8, 4, 0, json, sizeof json, &len));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(16, 8, 4, 8, NULL, sizeof json, &len));
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(16, 8, 4, 8, json, sizeof json, NULL));
-
-    free(obs);
-    free(mask);
-    evoharness_vec_env_free(v);
+    struct evoharness_capacities none = {16, 8, 4, 0};
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_layout_json(&none, json, sizeof json, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(NULL, json, sizeof json, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(&caps, NULL, sizeof json, &len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_layout_json(&caps, json, sizeof json, NULL));
+    /* A policy's own capacities give its sizes. */
+    struct evoharness_policy *p = load("mlp.onnx");
+    struct evoharness_policy_abi abi;
+    OK(evoharness_policy_get_abi(p, &abi));
+    OK(evoharness_layout_json(&abi.capacities, json, sizeof json, &len));
+    char want[64];
+    snprintf(want, sizeof want, "\"obs_len\":%zu,", abi.obs_len);
+    CHECK(strstr(json, want) != NULL);
+    evoharness_policy_free(p);
 }
 
 int main(int argc, char **argv) {
@@ -1057,9 +828,7 @@ int main(int argc, char **argv) {
     test_workspace();
     test_policy();
     test_agent();
-    test_suite_agent();
-    test_vec_env();
-    test_training();
+    test_layout();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;

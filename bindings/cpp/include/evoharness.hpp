@@ -1,24 +1,26 @@
-// evoharness.hpp: a header-only C++17 wrapper over the C ABI (evoharness.h).
+// evoharness.hpp: a header-only C++17 wrapper over the C ABI of the embedding library
+// (evoharness.h, libevoharness). evoharness_suite.hpp adds the task suite's (libevoharness_suite).
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //
 // What it adds to the C header:
 //
-// - RAII handles: Workspace, Policy, Agent and VecEnv own their C handle (move-only) and free it
+// - RAII handles: Workspace, Policy, World and Agent own their C handle (move-only) and free it
 //   in their destructor. WorkspaceView is a non-owning, read-only view (an agent's workspace).
 // - Errors are exceptions: every failing call throws evoharness::Error, which carries the
 //   evoharness_status and the library's message for the calling thread. A function that only
-//   reports "nothing there" (an agent without a suite task, an environment without a finished
-//   episode, no current event) returns std::optional instead.
+//   reports "nothing there" (an agent whose world has no judge, no current event) returns
+//   std::optional instead.
 // - Lambdas as tools, traces and log sinks. No exception ever crosses into the C library: the
 //   trampolines catch everything. A tool that throws evoharness::ToolFailure{code} fails with
 //   that code, any other exception with code 1; the agent then sees an error event
 //   {error: "tool_failed", code} and goes on. An exception from a trace or log lambda is dropped.
 //
 // Thread safety is the C handles' (see evoharness.h): one thread at a time per Workspace (for
-// changes), Policy, Agent and VecEnv; tool and trace lambdas run on the thread that steps the
+// changes), Policy, World and Agent; tool and trace lambdas run on the thread that steps the
 // agent; the log lambda may run on any thread, at once on several.
 //
-// Link it like the C library (it is header-only over libevoharness): see bindings/README.md.
+// Link it like the C library (it is header-only over libevoharness, or libevoharness_suite,
+// which exports the same functions): see bindings/README.md.
 
 #ifndef EVOHARNESS_HPP
 #define EVOHARNESS_HPP
@@ -188,7 +190,9 @@ public:
 
     /// The whole workspace as a versioned, checksummed snapshot.
     Bytes snapshot() const {
-        Bytes buf(evoharness_workspace_snapshot_max_len(ws_));
+        std::size_t max = 0;
+        detail::check(evoharness_workspace_snapshot_max_len(ws_, &max));
+        Bytes buf(max);
         std::size_t len = 0;
         detail::check(evoharness_workspace_snapshot(ws_, buf.data(), buf.size(), &len));
         buf.resize(len);
@@ -278,6 +282,21 @@ struct PolicyOptions {
 };
 
 class Agent;
+
+/// A world a library made (such as a task of the suite: evoharness_suite.hpp), for an Agent to
+/// act in. Given to an Agent, which takes it over (std::move it in).
+class World {
+public:
+    /// Takes over a world handle from the C API (NULL gives an empty World).
+    explicit World(evoharness_world* w) noexcept : w_(w) {}
+
+    /// Whether this object still owns a world (false after an Agent took it over).
+    explicit operator bool() const noexcept { return static_cast<bool>(w_); }
+
+private:
+    friend class Agent;
+    std::unique_ptr<evoharness_world, detail::Deleter<evoharness_world, evoharness_world_free>> w_;
+};
 
 /// A loaded, checked policy. Given to an Agent, which takes it over (std::move it in).
 class Policy {
@@ -376,46 +395,42 @@ using Tool = std::function<void(const ToolCall&, ToolResult&)>;
 /// A trace sink: one record per step.
 using Trace = std::function<void(const evoharness_trace_record&)>;
 
-/// The defaults: budget 1000, default costs, greedy, seed 0, no suite task.
+/// The defaults: budget 1000, default costs, greedy, seed 0.
 inline evoharness_agent_config agent_config() {
     evoharness_agent_config c{};
     detail::check(evoharness_agent_config_default(&c));
     return c;
 }
 
-/// A suite task's config: its budget and costs, greedy, seed 0.
-inline evoharness_agent_config agent_config(evoharness_task task, std::uint32_t horizon,
-                                            std::uint64_t family) {
-    evoharness_agent_config c{};
-    detail::check(evoharness_agent_config_for_task(task, horizon, family, &c));
-    return c;
-}
-
-/// An agent: a policy driving its workspace, calling host tools (lambdas).
+/// An agent: a policy driving its workspace, calling host tools (lambdas) and, for the others,
+/// the world it was given (if any).
 class Agent {
 public:
-    /// Takes over `policy` (on success it is left empty; on failure it is untouched).
+    /// An agent whose world is the host's tools only. Takes over `policy` (on success it is
+    /// left empty; on failure it is untouched).
     static Agent create(Policy&& policy, const evoharness_agent_config& config) {
-        Agent a;
-        evoharness_policy* p = policy.p_.get();
-        evoharness_agent* raw = nullptr;
-        detail::check(evoharness_agent_new(&p, &config, &raw));
-        policy.p_.release();
-        a.agent_.reset(raw);
-        return a;
+        return make(policy, nullptr, config, nullptr);
     }
 
-    /// Continues from a checkpoint file; takes over `policy` as create() does. Tools and the
-    /// trace are not in a checkpoint: register them again.
+    /// An agent over `world`, with host tools on top. Takes over `policy` and `world` (on
+    /// success both are left empty; on failure both are untouched).
+    static Agent create(Policy&& policy, World&& world, const evoharness_agent_config& config) {
+        return make(policy, &world, config, nullptr);
+    }
+
+    /// Continues from a checkpoint file; takes over `policy` as create() does (a refused
+    /// checkpoint leaves it untouched). Tools and the trace are not in a checkpoint: register
+    /// them again.
     static Agent resume(Policy&& policy, const evoharness_agent_config& config,
                         const std::string& path) {
-        Agent a;
-        evoharness_policy* p = policy.p_.get();
-        evoharness_agent* raw = nullptr;
-        detail::check(evoharness_agent_resume(&p, &config, path.c_str(), &raw));
-        policy.p_.release();
-        a.agent_.reset(raw);
-        return a;
+        return make(policy, nullptr, config, &path);
+    }
+
+    /// Continues an agent over `world` from a checkpoint file; takes over `policy` and `world`
+    /// as create() does.
+    static Agent resume(Policy&& policy, World&& world, const evoharness_agent_config& config,
+                        const std::string& path) {
+        return make(policy, &world, config, &path);
     }
 
     /// Serves the tool named `name` with `tool`; an empty function removes the host's tool.
@@ -478,13 +493,14 @@ public:
         return s;
     }
 
-    /// How the suite task went so far; nullopt without a suite task.
-    std::optional<evoharness_task_stats> task_stats() const {
-        evoharness_task_stats t{};
-        evoharness_status s = evoharness_agent_task_stats(agent_.get(), &t);
+    /// How the task went so far, as the world judges it; nullopt when it has no judge (or the
+    /// agent no world).
+    std::optional<evoharness_verdict> verdict() const {
+        evoharness_verdict v{};
+        evoharness_status s = evoharness_agent_verdict(agent_.get(), &v);
         if (s == EVOHARNESS_STATUS_NOT_FOUND) return std::nullopt;
         detail::check(s);
-        return t;
+        return v;
     }
 
     void checkpoint(const std::string& path) const {
@@ -493,15 +509,34 @@ public:
 
     /// The agent's workspace (valid until the agent is destroyed).
     WorkspaceView workspace() const {
-        const evoharness_workspace* ws = evoharness_agent_workspace(agent_.get());
-        if (ws == nullptr) detail::check(EVOHARNESS_STATUS_NULL_ARGUMENT);  // a moved-from Agent
+        const evoharness_workspace* ws = nullptr;
+        detail::check(evoharness_agent_workspace(agent_.get(), &ws));
         return WorkspaceView(ws);
     }
 
     evoharness_agent* get() noexcept { return agent_.get(); }
+    const evoharness_agent* get() const noexcept { return agent_.get(); }
 
 private:
     Agent() : state_(std::make_unique<State>()) {}
+
+    // The C functions take the policy and the world only on success, and give them back
+    // unchanged otherwise: so do these.
+    static Agent make(Policy& policy, World* world, const evoharness_agent_config& config,
+                      const std::string* path) {
+        Agent a;
+        evoharness_policy* p = policy.p_.get();
+        evoharness_world* w = world != nullptr ? world->w_.get() : nullptr;
+        evoharness_world** wp = world != nullptr ? &w : nullptr;
+        evoharness_agent* raw = nullptr;
+        detail::check(path != nullptr
+                          ? evoharness_agent_resume(&p, wp, &config, path->c_str(), &raw)
+                          : evoharness_agent_new(&p, wp, &config, &raw));
+        policy.p_.release();
+        if (world != nullptr) world->w_.release();
+        a.agent_.reset(raw);
+        return a;
+    }
 
     static std::int32_t call_tool(void* user_data, const evoharness_tool_call* call,
                                   evoharness_tool_result* result) noexcept {
@@ -533,55 +568,6 @@ private:
     };
     std::unique_ptr<State> state_;
     std::unique_ptr<evoharness_agent, detail::Deleter<evoharness_agent, evoharness_agent_free>> agent_;
-};
-
-/// The suite's vectorised environment, for training.
-class VecEnv {
-public:
-    VecEnv(evoharness_task task, std::uint32_t horizon, std::size_t n, std::uint64_t family_start,
-           std::uint64_t family_count, std::uint64_t seed) {
-        evoharness_vec_env* v = nullptr;
-        detail::check(evoharness_vec_env_new(task, horizon, n, family_start, family_count, seed, &v));
-        v_.reset(v);
-    }
-
-    std::size_t size() const noexcept { return evoharness_vec_env_len(v_.get()); }
-    std::size_t obs_len() const noexcept { return evoharness_vec_env_obs_len(v_.get()); }
-    std::size_t actions() const noexcept { return evoharness_vec_env_actions(v_.get()); }
-
-    /// Fills `obs` and `mask` (resized to fit) with every environment's observation and mask.
-    void observe(std::vector<float>& obs, std::vector<std::uint8_t>& mask) const {
-        obs.resize(size() * obs_len());
-        mask.resize(size() * actions());
-        detail::check(evoharness_vec_env_observe(v_.get(), obs.data(), obs.size(), mask.data(), mask.size()));
-    }
-
-    /// Steps every environment with its template; fills the outputs (resized to fit).
-    void step(const std::vector<std::uint32_t>& actions, std::vector<float>& obs,
-              std::vector<std::uint8_t>& mask, std::vector<float>& reward,
-              std::vector<std::uint8_t>& done) {
-        obs.resize(size() * obs_len());
-        mask.resize(size() * this->actions());
-        reward.resize(size());
-        done.resize(size());
-        detail::check(evoharness_vec_env_step(v_.get(), actions.data(), actions.size(), obs.data(),
-                                              obs.size(), mask.data(), mask.size(), reward.data(),
-                                              reward.size(), done.data(), done.size()));
-    }
-
-    /// The stats of environment `i`'s last finished episode, if it finished one.
-    std::optional<evoharness_episode_stats> last_episode(std::size_t i) const {
-        evoharness_episode_stats st{};
-        evoharness_status s = evoharness_vec_env_last_episode(v_.get(), i, &st);
-        if (s == EVOHARNESS_STATUS_NOT_FOUND && i < size()) return std::nullopt;
-        detail::check(s);
-        return st;
-    }
-
-    std::uint64_t episodes(std::size_t i) const noexcept { return evoharness_vec_env_episodes(v_.get(), i); }
-
-private:
-    std::unique_ptr<evoharness_vec_env, detail::Deleter<evoharness_vec_env, evoharness_vec_env_free>> v_;
 };
 
 /// A log sink: level, the Rust module that logged, the message.

@@ -1,12 +1,13 @@
-// Drives the C++ wrapper (evoharness.hpp): RAII and moves, exceptions with statuses, lambdas as
-// tools (including ones that throw), traces and log sinks, checkpoints, the workspace and the
-// vectorised environment. Built with -Wall -Wextra -Wpedantic -Werror and run plain, under
-// AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
+// Drives the C++ wrapper (evoharness.hpp and evoharness_suite.hpp, over libevoharness_suite):
+// RAII and moves, exceptions with statuses, lambdas as tools (including ones that throw), traces
+// and log sinks, checkpoints, the workspace, suite worlds and the vectorised environment. Built
+// with -Wall -Wextra -Wpedantic -Werror and run plain, under AddressSanitizer/UBSan and under
+// valgrind by tests/c_abi.rs.
 //
 //   wrapper FIXTURES_DIR WORK_DIR
 //
 // Exits 0 when every check passed; otherwise prints each failed check and exits 1.
-#include <evoharness.hpp>
+#include <evoharness_suite.hpp>
 
 #include <cstring>
 #include <fstream>
@@ -120,7 +121,7 @@ static void test_agent() {
     eh::Agent a = eh::Agent::create(std::move(p), config);
     CHECK(!static_cast<bool>(p));
     CHECK((a.tool_names() == std::vector<std::string>{"copy", "wait", "verify"}));
-    CHECK(!a.task_stats().has_value());
+    CHECK(!a.verdict().has_value() && !eh::task_stats(a).has_value());
 
     // Unserved tools: warnings through the log lambda (tasks until some world actions: a
     // random policy may finish at any step).
@@ -222,36 +223,78 @@ static void test_agent() {
 }
 
 static void test_suite_and_vec_env() {
-    eh::Agent a = eh::Agent::create(load("suite_mlp.onnx"), eh::agent_config(EVOHARNESS_TASK_RECORDS, 50, 2));
+    // A failed create leaves the policy and the world with us; a successful one takes both.
+    eh::Policy small = load("mlp.onnx");
+    eh::World w = eh::suite_world(EVOHARNESS_TASK_RECORDS, 50, 2);
+    evoharness_agent_config config = eh::suite_agent_config(EVOHARNESS_TASK_RECORDS, 50);
+    CHECK(thrown([&] { eh::Agent::create(std::move(small), std::move(w), config); }) ==
+          EVOHARNESS_STATUS_CONFIG);
+    CHECK(static_cast<bool>(small) && static_cast<bool>(w));
+    eh::Agent a = eh::Agent::create(load("suite_mlp.onnx"), std::move(w), config);
+    CHECK(!static_cast<bool>(w));
+    CHECK(thrown([&] { eh::Agent::create(load("suite_mlp.onnx"), std::move(w), config); }) ==
+          EVOHARNESS_STATUS_NULL_ARGUMENT);  // a moved-from world
+    CHECK(a.tool_names().back() == "merge");
     a.register_tool("merge", [](const eh::ToolCall&, eh::ToolResult& r) { r.add_int("merged", 0); });
-    a.run(1000000);
-    std::optional<evoharness_task_stats> st = a.task_stats();
-    CHECK(st && st->items == 20);
-    CHECK(thrown([] { eh::agent_config(EVOHARNESS_TASK_NONE, 50, 0); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    a.run(30);
+    a.checkpoint(work + "/suite.ckpt");
+    evoharness_summary end = a.run(1000000);
+    std::optional<evoharness_task_stats> st = eh::task_stats(a);
+    CHECK(st && st->items == 20 && st->finished == end.finished);
+    std::optional<evoharness_verdict> v = a.verdict();
+    CHECK(v && v->success == st->success);
 
-    eh::VecEnv v(EVOHARNESS_TASK_MIGRATION, 50, 2, 0, 1, 9);
-    CHECK(v.size() == 2 && v.obs_len() > 0 && v.actions() > 0);
-    CHECK(!v.last_episode(0).has_value());
-    CHECK(thrown([&] { v.last_episode(2); }) == EVOHARNESS_STATUS_NOT_FOUND);
+    // Resume over a world made the same way; a refused one leaves both with us.
+    eh::World other = eh::suite_world(EVOHARNESS_TASK_MIGRATION, 50, 2);
+    eh::Policy p = load("suite_mlp.onnx");
+    CHECK(thrown([&] { eh::Agent::resume(std::move(p), std::move(other), config, work + "/suite.ckpt"); }) ==
+          EVOHARNESS_STATUS_CHECKPOINT);
+    CHECK(static_cast<bool>(p) && static_cast<bool>(other));
+    eh::Agent b = eh::Agent::resume(std::move(p), eh::suite_world(EVOHARNESS_TASK_RECORDS, 50, 2),
+                                    config, work + "/suite.ckpt");
+    b.register_tool("merge", [](const eh::ToolCall&, eh::ToolResult& r) { r.add_int("merged", 0); });
+    CHECK(b.run(0).steps == 30);
+    evoharness_summary end_b = b.run(1000000);
+    CHECK(end_b.steps == end.steps && end_b.spent == end.spent && end_b.finished == end.finished);
+    CHECK(eh::task_stats(b)->landed == st->landed);
+    CHECK(thrown([] { eh::suite_agent_config(static_cast<evoharness_task>(3), 50); }) ==
+          EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    evoharness_capacities caps = eh::suite_capacities();
+    CHECK(caps.facts == 16 && caps.tools == 8);
+
+    eh::VecEnv v2(EVOHARNESS_TASK_MIGRATION, 50, 2, 0, 1, 9);
+    CHECK(v2.size() == 2 && v2.group() == 1 && v2.obs_len() > 0 && v2.actions() > 0);
+    CHECK(!v2.last_episode(0).has_value());
+    CHECK(thrown([&] { v2.last_episode(2); }) == EVOHARNESS_STATUS_NOT_FOUND);
+    CHECK(thrown([&] { v2.episodes(2); }) == EVOHARNESS_STATUS_NOT_FOUND);
     std::vector<float> obs, reward;
     std::vector<std::uint8_t> mask, done;
-    v.observe(obs, mask);
+    v2.observe(obs, mask);
     std::vector<std::uint32_t> actions(2);
-    for (int s = 0; s < 5000 && v.episodes(0) == 0; s++) {
+    for (int s = 0; s < 5000 && v2.episodes(0) == 0; s++) {
         for (std::size_t i = 0; i < 2; i++) {
-            for (std::size_t k = 0; k < v.actions(); k++) {
-                std::size_t t = (k + static_cast<std::size_t>(s) * 5) % v.actions();
-                if (mask[i * v.actions() + t]) {
+            for (std::size_t k = 0; k < v2.actions(); k++) {
+                std::size_t t = (k + static_cast<std::size_t>(s) * 5) % v2.actions();
+                if (mask[i * v2.actions() + t]) {
                     actions[i] = static_cast<std::uint32_t>(t);
                     break;
                 }
             }
         }
-        v.step(actions, obs, mask, reward, done);
+        v2.step(actions, obs, mask, reward, done);
     }
-    CHECK(v.episodes(0) > 0 && v.last_episode(0).has_value());
-    CHECK(thrown([&] { v.step({0}, obs, mask, reward, done); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
-    CHECK(thrown([] { eh::VecEnv(EVOHARNESS_TASK_NONE, 50, 2, 0, 1, 9); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(v2.episodes(0) > 0 && v2.last_episode(0).has_value());
+    CHECK(thrown([&] { v2.step({0}, obs, mask, reward, done); }) == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(thrown([] { eh::VecEnv(static_cast<evoharness_task>(3), 50, 2, 0, 1, 9); }) ==
+          EVOHARNESS_STATUS_INVALID_ARGUMENT);
+
+    // Groups follow the lean teacher to the same successful episode.
+    eh::VecEnv g(EVOHARNESS_TASK_ORCHESTRATION, 50, 4, 0, 2, 3, 2);
+    CHECK(g.group() == 2);
+    g.observe(obs, mask);
+    while (g.episodes(1) == 0) g.step(g.teacher_actions(EVOHARNESS_TEACHER_LEAN), obs, mask, reward, done);
+    CHECK(g.last_episode(0)->success && g.last_episode(0)->steps == g.last_episode(1)->steps);
+    CHECK(g.teacher_actions(EVOHARNESS_TEACHER_ORACLE).size() == 4);
 }
 
 int main(int argc, char** argv) {

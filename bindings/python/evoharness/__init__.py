@@ -1,5 +1,5 @@
 """evoharness for Python: the task suite's simulators and the structured-v1 layout, through the
-evoharness C library (ctypes; no compiled extension).
+evoharness task suite's C library, libevoharness_suite (ctypes; no compiled extension).
 
 >>> import evoharness
 >>> env = evoharness.VecEnv("migration", horizon=100, n=4)

@@ -1,8 +1,9 @@
-"""Loading the evoharness C library and declaring the functions this package calls.
+"""Loading the evoharness task suite's C library and declaring the functions this package calls.
 
-The library is found at ``$EVOHARNESS_LIB`` if set, else as ``libevoharness.so`` in
-``$CARGO_TARGET_DIR/{release,debug}`` or ``target/{release,debug}`` of this checkout (release
-first). Build it with ``cargo build --release -p evoharness-c``.
+The library is ``libevoharness_suite.so`` (crate ``evoharness-suite-c``: the embedding API and the
+task suite). It is found at ``$EVOHARNESS_LIB`` if set, else in ``release``, ``debug``,
+``no-tract/release`` and ``no-tract/debug`` (in that order) of ``$CARGO_TARGET_DIR`` or of this
+checkout's ``target/``. Build it with ``cargo build --release -p evoharness-suite-c``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ class EvoharnessError(RuntimeError):
         self.status = status
 
 
+#: The library's file name.
+LIBRARY = "libevoharness_suite.so"
+
+
 def _candidates():
     env = os.environ.get("EVOHARNESS_LIB")
     if env:
@@ -34,8 +39,8 @@ def _candidates():
     here = pathlib.Path(__file__).resolve()
     roots.extend(p / "target" for p in here.parents)
     for root in roots:
-        for profile in ("release", "debug"):
-            yield root / profile / "libevoharness.so"
+        for profile in ("release", "debug", "no-tract/release", "no-tract/debug"):
+            yield root / profile / LIBRARY
 
 
 def library_path() -> pathlib.Path:
@@ -47,9 +52,21 @@ def library_path() -> pathlib.Path:
         tried.append(str(c))
     raise EvoharnessError(
         0,
-        "libevoharness.so not found (build it with `cargo build --release -p evoharness-c`, "
-        "or set EVOHARNESS_LIB); looked at: " + ", ".join(tried[:6]),
+        f"{LIBRARY} not found (build it with `cargo build --release -p evoharness-suite-c`, "
+        "or set EVOHARNESS_LIB); looked at: " + ", ".join(tried[:8]),
     )
+
+
+class Capacities(ctypes.Structure):
+    """``struct evoharness_capacities``."""
+
+    _fields_ = [("facts", c_uint16), ("steps", c_uint16), ("lessons", c_uint16), ("tools", c_uint16)]
+
+
+class VecEnvInfo(ctypes.Structure):
+    """``struct evoharness_vec_env_info``."""
+
+    _fields_ = [("n", c_size_t), ("group", c_size_t), ("obs_len", c_size_t), ("actions", c_size_t)]
 
 
 class EpisodeStats(ctypes.Structure):
@@ -98,18 +115,12 @@ _SIGNATURES = {
     "evoharness_version": ([], c_char_p),
     "evoharness_status_message": ([c_uint32], c_char_p),
     "evoharness_last_error_message": ([], c_char_p),
-    "evoharness_vec_env_new": (
-        [c_uint32, c_uint32, c_size_t, c_uint64, c_uint64, c_uint64, POINTER(c_void_p)],
-        c_uint32,
-    ),
     "evoharness_vec_env_new_grouped": (
         [c_uint32, c_uint32, c_size_t, c_size_t, c_uint64, c_uint64, c_uint64, POINTER(c_void_p)],
         c_uint32,
     ),
     "evoharness_vec_env_free": ([c_void_p], None),
-    "evoharness_vec_env_len": ([c_void_p], c_size_t),
-    "evoharness_vec_env_obs_len": ([c_void_p], c_size_t),
-    "evoharness_vec_env_actions": ([c_void_p], c_size_t),
+    "evoharness_vec_env_get_info": ([c_void_p, POINTER(VecEnvInfo)], c_uint32),
     "evoharness_vec_env_observe": ([c_void_p, _F32, c_size_t, _U8, c_size_t], c_uint32),
     "evoharness_vec_env_step": (
         [c_void_p, _U32, c_size_t, _F32, c_size_t, _U8, c_size_t, _F32, c_size_t, _U8, c_size_t],
@@ -117,12 +128,12 @@ _SIGNATURES = {
     ),
     "evoharness_vec_env_teacher_actions": ([c_void_p, c_uint32, _U32, c_size_t], c_uint32),
     "evoharness_vec_env_last_episode": ([c_void_p, c_size_t, POINTER(EpisodeStats)], c_uint32),
-    "evoharness_vec_env_episodes": ([c_void_p, c_size_t], c_uint64),
+    "evoharness_vec_env_episodes": ([c_void_p, c_size_t, POINTER(c_uint64)], c_uint32),
     "evoharness_layout_json": (
-        [c_uint16, c_uint16, c_uint16, c_uint16, c_char_p, c_size_t, POINTER(c_size_t)],
+        [POINTER(Capacities), c_char_p, c_size_t, POINTER(c_size_t)],
         c_uint32,
     ),
-    "evoharness_suite_capacities": ([POINTER(c_uint16)], None),
+    "evoharness_suite_capacities": ([POINTER(Capacities)], c_uint32),
 }
 
 _lib = None

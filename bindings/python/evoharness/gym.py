@@ -28,10 +28,11 @@ class SuiteVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, task: str, horizon: int, num_envs: int, families=range(0, 4),
-                 seed: int = 0):
-        self._args = (task, horizon, num_envs, families)
-        self._env = VecEnv(task, horizon, num_envs, families, seed)
+    def __init__(self, task: str, horizon: int, num_envs: int, organisations=range(0, 4),
+                 seed: int = 0, *, families=None):
+        organisations = organisations if families is None else families
+        self._args = (task, horizon, num_envs, organisations)
+        self._env = VecEnv(task, horizon, num_envs, organisations, seed)
         self.num_envs = num_envs
         n_obs, n_act = self._env.obs_len, self._env.actions
         self.single_observation_space = spaces.Dict({
@@ -47,9 +48,9 @@ class SuiteVectorEnv(VectorEnv):
 
     def reset(self, *, seed=None, options=None):
         if seed is not None:
-            task, horizon, n, families = self._args
+            task, horizon, n, organisations = self._args
             self._env.close()
-            self._env = VecEnv(task, horizon, n, families, int(seed))
+            self._env = VecEnv(task, horizon, n, organisations, int(seed))
         self._env.observe()
         return self._obs(), {}
 

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import ctypes
 import json
-from ctypes import c_float, c_size_t, c_uint8, c_uint16, c_uint32, c_void_p
+from ctypes import c_float, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 
 import numpy as np
 
-from ._native import EpisodeStats, EvoharnessError, check, lib, ptr
+from ._native import Capacities, EpisodeStats, EvoharnessError, VecEnvInfo, check, lib, ptr
 
 #: The suite's tasks and their ``evoharness_task`` codes.
-TASKS = {"migration": 1, "records": 2, "orchestration": 3}
+TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 1, "oracle": 2}
+TEACHERS = {"lean": 0, "oracle": 1}
 
 
 def suite_capacities() -> dict:
     """The suite's workspace capacities (facts, steps, lessons, tools), from the library."""
-    out = (c_uint16 * 4)()
-    lib().evoharness_suite_capacities(out)
-    return dict(zip(("facts", "steps", "lessons", "tools"), out))
+    c = Capacities()
+    check(lib().evoharness_suite_capacities(ctypes.byref(c)))
+    return {k: getattr(c, k) for k in ("facts", "steps", "lessons", "tools")}
 
 
 def layout(facts: int, steps: int, lessons: int, tools: int) -> dict:
@@ -29,7 +29,8 @@ def layout(facts: int, steps: int, lessons: int, tools: int) -> dict:
     n = c_size_t(0)
     cap = 1 << 20  # a layout of the largest capacities is a few hundred KB
     buf = ctypes.create_string_buffer(cap)
-    check(lib().evoharness_layout_json(facts, steps, lessons, tools, buf, cap, ctypes.byref(n)))
+    caps = Capacities(facts, steps, lessons, tools)
+    check(lib().evoharness_layout_json(ctypes.byref(caps), buf, cap, ctypes.byref(n)))
     return json.loads(buf.raw[: n.value].decode())
 
 
@@ -39,29 +40,38 @@ def suite_layout() -> dict:
     return layout(c["facts"], c["steps"], c["lessons"], c["tools"])
 
 
-class VecEnv:
-    """``n`` environments of one task, stepped together (see the runtime's ``tasks::vec_env``).
+def _range(organisations) -> range:
+    r = range(organisations) if isinstance(organisations, int) else organisations
+    if not isinstance(r, range) or r.step != 1:
+        raise ValueError(f"organisations must be a count or a range with step 1, not {organisations!r}")
+    return r
 
-    Environment ``i`` runs organisation ``families[0] + g % len(families)`` with
+
+class VecEnv:
+    """``n`` environments of one task, stepped together (see the suite's ``vec_env`` module).
+
+    Environment ``i`` runs organisation ``organisations[0] + g % len(organisations)`` with
     ``g = i // group``, and for its ``k``-th episode seed ``seed + g + k * (n // group)``; an
-    environment whose episode ends is reset at once. ``obs`` (float32, ``[n, obs_len]``),
+    environment whose episode ends is reset at once. ``organisations`` is a range, or a count
+    (``range(count)``); ``families`` is its old name. ``obs`` (float32, ``[n, obs_len]``),
     ``mask`` (uint8, ``[n, actions]``), ``reward`` (float32, ``[n]``) and ``done`` (uint8,
     ``[n]``) are owned by this object and overwritten by every call.
     """
 
-    def __init__(self, task: str, horizon: int, n: int, families=range(0, 4), seed: int = 0,
-                 group: int = 1):
+    def __init__(self, task: str, horizon: int, n: int, organisations=range(0, 4), seed: int = 0,
+                 group: int = 1, *, families=None):
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASKS)}")
-        families = range(families) if isinstance(families, int) else families
+        orgs = _range(organisations if families is None else families)
         handle = c_void_p()
         check(lib().evoharness_vec_env_new_grouped(
-            TASKS[task], horizon, n, group, families.start, len(families), seed,
-            ctypes.byref(handle)))
+            TASKS[task], horizon, n, group, orgs.start, len(orgs), seed, ctypes.byref(handle)))
         self._h = handle
-        self.task, self.horizon, self.n, self.group = task, horizon, n, group
-        self.obs_len = lib().evoharness_vec_env_obs_len(handle)
-        self.actions = lib().evoharness_vec_env_actions(handle)
+        info = VecEnvInfo()
+        check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
+        self.task, self.horizon, self.n, self.group = task, horizon, info.n, info.group
+        self.organisations = orgs
+        self.obs_len, self.actions = info.obs_len, info.actions
         self.obs = np.zeros((n, self.obs_len), np.float32)
         self.mask = np.zeros((n, self.actions), np.uint8)
         self.reward = np.zeros(n, np.float32)
@@ -120,12 +130,16 @@ class VecEnv:
 
     def last_episode(self, i: int):
         """Environment ``i``'s last finished episode as a dict, or None before its first end."""
-        if 0 <= i < self.n and self.episodes(i) == 0:
+        if self.episodes(i) == 0:
             return None
         s = EpisodeStats()
         check(lib().evoharness_vec_env_last_episode(self._live(), i, ctypes.byref(s)))
         return s.to_dict()
 
     def episodes(self, i: int) -> int:
-        """Episodes environment ``i`` has finished."""
-        return lib().evoharness_vec_env_episodes(self._live(), i)
+        """Episodes environment ``i`` has finished (:class:`EvoharnessError` past the last)."""
+        if i < 0:
+            raise EvoharnessError(4, f"no environment {i}")
+        n = c_uint64(0)
+        check(lib().evoharness_vec_env_episodes(self._live(), i, ctypes.byref(n)))
+        return n.value

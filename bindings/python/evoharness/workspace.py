@@ -6,13 +6,7 @@ from __future__ import annotations
 import ctypes
 from ctypes import c_bool, c_int8, c_int32, c_size_t, c_uint8, c_uint16, c_uint32, c_void_p
 
-from ._native import EvoharnessError, check, lib
-
-
-class Capacities(ctypes.Structure):
-    """``struct evoharness_capacities``."""
-
-    _fields_ = [("facts", c_uint16), ("steps", c_uint16), ("lessons", c_uint16), ("tools", c_uint16)]
+from ._native import Capacities, EvoharnessError, check, lib
 
 
 class Costs(ctypes.Structure):
@@ -49,7 +43,7 @@ _SIGNATURES = {
     ),
     "evoharness_workspace_observe": ([c_void_p, _U8P, c_size_t], c_uint32),
     "evoharness_workspace_reset_task": ([c_void_p], c_uint32),
-    "evoharness_workspace_snapshot_max_len": ([c_void_p], c_size_t),
+    "evoharness_workspace_snapshot_max_len": ([c_void_p, ctypes.POINTER(c_size_t)], c_uint32),
     "evoharness_workspace_snapshot": ([c_void_p, _U8P, c_size_t, ctypes.POINTER(c_size_t)], c_uint32),
     "evoharness_workspace_restore": ([c_void_p, _U8P, c_size_t], c_uint32),
     "evoharness_workspace_get_info": ([c_void_p, ctypes.POINTER(Info)], c_uint32),
@@ -118,7 +112,9 @@ class Workspace:
     def snapshot(self) -> bytes:
         """The whole workspace as snapshot bytes."""
         l = _lib()
-        cap = l.evoharness_workspace_snapshot_max_len(self._live())
+        max_len = c_size_t(0)
+        check(l.evoharness_workspace_snapshot_max_len(self._live(), ctypes.byref(max_len)))
+        cap = max_len.value
         buf = (c_uint8 * cap)()
         n = c_size_t(0)
         check(l.evoharness_workspace_snapshot(self._h, buf, cap, ctypes.byref(n)))

@@ -1,6 +1,6 @@
 """Python and Rust see the same environments: the same observations, masks, rewards, done
 flags and episode stats, step by step, for the same seeds and actions. The Rust side is the
-runtime's `vec_env_dump` example (built with cargo unless $EVOHARNESS_VEC_ENV_DUMP names it)."""
+suite's `vec_env_dump` example (built with cargo unless $EVOHARNESS_VEC_ENV_DUMP names it)."""
 
 import json
 import os
@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 def rust_dump(args, prefix):
     exe = os.environ.get("EVOHARNESS_VEC_ENV_DUMP")
-    cmd = [exe] if exe else ["cargo", "run", "-q", "-p", "evoharness-runtime",
+    cmd = [exe] if exe else ["cargo", "run", "-q", "-p", "evoharness-suite",
                              "--no-default-features", "--example", "vec_env_dump", "--"]
     subprocess.run(cmd + [str(a) for a in args] + [str(prefix)], check=True, cwd=ROOT)
 
@@ -36,10 +36,10 @@ def rule(env, s):
 
 @pytest.mark.parametrize("task,group", [("migration", 1), ("records", 2), ("orchestration", 1)])
 def test_python_and_rust_see_the_same_steps(task, group, tmp_path):
-    n, horizon, steps, fam, seed = 4, 60, 300, (2, 3), 11
-    rust_dump([task, horizon, n, fam[0], fam[1], seed, group, steps], tmp_path / "dump")
+    n, horizon, steps, orgs, seed = 4, 60, 300, (2, 3), 11
+    rust_dump([task, horizon, n, orgs[0], orgs[1], seed, group, steps], tmp_path / "dump")
     raw = (tmp_path / "dump.bin").read_bytes()
-    env = evoharness.VecEnv(task, horizon, n, range(fam[0], fam[0] + fam[1]), seed, group)
+    env = evoharness.VecEnv(task, horizon, n, range(orgs[0], orgs[0] + orgs[1]), seed, group)
     ol, al = env.obs_len, env.actions
     rec = n * (4 * ol + al + 4 + 1)
     assert len(raw) == rec * (steps + 1)

@@ -25,7 +25,7 @@ def test_layout_comes_from_the_library():
 
 @pytest.mark.parametrize("task", sorted(evoharness.TASKS))
 def test_the_lean_teacher_succeeds_through_python(task):
-    env = evoharness.VecEnv(task, 80, 4, families=range(3), seed=7)
+    env = evoharness.VecEnv(task, 80, 4, organisations=range(3), seed=7)
     episodes = []
     while len(episodes) < 8:
         a = env.teacher_actions("lean")
@@ -55,6 +55,10 @@ def test_refusals_change_nothing():
         evoharness.VecEnv("records", 50, 0)
     with pytest.raises(evoharness.EvoharnessError):
         evoharness.VecEnv("records", 50, 4, group=3)
+    with pytest.raises(evoharness.EvoharnessError, match="no environment 2"):
+        env.episodes(2)
+    with pytest.raises(evoharness.EvoharnessError, match="no environment 2"):
+        env.last_episode(2)
     env.close()
     with pytest.raises(evoharness.EvoharnessError, match="closed"):
         env.observe()
@@ -62,7 +66,7 @@ def test_refusals_change_nothing():
 
 
 def test_a_group_sees_the_same_episode():
-    env = evoharness.VecEnv("orchestration", 60, 6, families=range(2), seed=3, group=3)
+    env = evoharness.VecEnv("orchestration", 60, 6, organisations=range(2), seed=3, group=3)
     for _ in range(3):  # the first event (the task's notice) is the same for every seed
         env.step(env.teacher_actions("lean"))
     for g in range(2):
@@ -96,3 +100,22 @@ def test_workspace_snapshots_round_trip_and_bad_ones_change_nothing():
     ws.close()
     with pytest.raises(evoharness.EvoharnessError, match="closed"):
         ws.snapshot()
+
+
+def test_organisations_are_counts_or_ranges_and_families_is_their_old_name():
+    a = evoharness.VecEnv("migration", 50, 4, organisations=3, seed=1)
+    b = evoharness.VecEnv("migration", 50, 4, range(0, 3), 1)
+    c = evoharness.VecEnv("migration", 50, 4, families=range(3), seed=1)
+    assert a.organisations == b.organisations == c.organisations == range(3)
+    for _ in range(5):
+        for e in (a, b, c):
+            e.step(e.teacher_actions("lean"))
+    assert np.array_equal(a.obs, b.obs) and np.array_equal(a.obs, c.obs)
+    d = evoharness.VecEnv("migration", 50, 4, organisations=range(5, 8), seed=1)
+    for _ in range(5):
+        d.step(d.teacher_actions("lean"))
+    assert not np.array_equal(a.obs, d.obs), "other organisations, other episodes"
+    with pytest.raises(ValueError):
+        evoharness.VecEnv("migration", 50, 4, organisations=range(0, 6, 2))
+    for e in (a, b, c, d):
+        e.close()

@@ -138,7 +138,7 @@ fn task(ws: &mut Ws, restored: &mut Ws, seq: &mut u32, reading: i64) {
         }),
         Action::Commit(Commit::Step {
             step: StepRef::Active,
-            verb: StepVerb::Checkpoint,
+            verb: StepVerb::Cursor,
             value: Some(Arg::Field(0)),
         }),
         Action::Note(Note::Add {

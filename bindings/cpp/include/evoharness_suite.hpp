@@ -1,0 +1,129 @@
+// evoharness_suite.hpp: the task suite's part of the header-only C++17 wrapper, over
+// evoharness_suite.h (libevoharness_suite, which exports every function of libevoharness too:
+// link it instead of libevoharness, never both).
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//
+// What it adds to evoharness.hpp: a task of the suite as an evoharness::World (suite_world), the
+// agent config a task needs (suite_agent_config), how a suite agent's task went (task_stats),
+// the suite's capacities, and VecEnv, the vectorised environment for training (RAII, move-only,
+// with groups and the teachers' labels). Errors are evoharness::Error exceptions, as there.
+//
+// Thread safety is the C handles' (see evoharness_suite.h): one thread at a time per VecEnv.
+
+#ifndef EVOHARNESS_SUITE_HPP
+#define EVOHARNESS_SUITE_HPP
+
+#include "evoharness.hpp"
+#include "evoharness_suite.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace evoharness {
+
+/// The capacities of the suite's workspaces (what a policy for the suite is made for).
+inline evoharness_capacities suite_capacities() {
+    evoharness_capacities c{};
+    detail::check(evoharness_suite_capacities(&c));
+    return c;
+}
+
+/// A suite task's config: its budget and costs, greedy, seed 0.
+inline evoharness_agent_config suite_agent_config(evoharness_task task, std::uint32_t horizon) {
+    evoharness_agent_config c{};
+    detail::check(evoharness_suite_agent_config(task, horizon, &c));
+    return c;
+}
+
+/// A world that runs the suite's task `task` of `horizon` steps for `organisation`, to give to
+/// Agent::create or Agent::resume.
+inline World suite_world(evoharness_task task, std::uint32_t horizon, std::uint64_t organisation) {
+    evoharness_world* w = nullptr;
+    detail::check(evoharness_suite_world_new(task, horizon, organisation, &w));
+    return World(w);
+}
+
+/// How the agent's suite task went so far; nullopt when its world is not one of the suite's.
+inline std::optional<evoharness_task_stats> task_stats(const Agent& agent) {
+    evoharness_task_stats t{};
+    evoharness_status s = evoharness_suite_task_stats(agent.get(), &t);
+    if (s == EVOHARNESS_STATUS_NOT_FOUND && agent.get() != nullptr) return std::nullopt;
+    detail::check(s);
+    return t;
+}
+
+/// The suite's vectorised environment, for training.
+class VecEnv {
+public:
+    /// `n` environments of `task`, in organisations `organisation_start` to
+    /// `organisation_start + organisation_count - 1`, in groups of `group` that run the same
+    /// organisation and seeds.
+    VecEnv(evoharness_task task, std::uint32_t horizon, std::size_t n,
+           std::uint64_t organisation_start, std::uint64_t organisation_count, std::uint64_t seed,
+           std::size_t group = 1) {
+        evoharness_vec_env* v = nullptr;
+        detail::check(evoharness_vec_env_new_grouped(task, horizon, n, group, organisation_start,
+                                                     organisation_count, seed, &v));
+        v_.reset(v);
+        detail::check(evoharness_vec_env_get_info(v_.get(), &info_));
+    }
+
+    std::size_t size() const noexcept { return info_.n; }
+    std::size_t group() const noexcept { return info_.group; }
+    std::size_t obs_len() const noexcept { return info_.obs_len; }
+    std::size_t actions() const noexcept { return info_.actions; }
+
+    /// Fills `obs` and `mask` (resized to fit) with every environment's observation and mask.
+    void observe(std::vector<float>& obs, std::vector<std::uint8_t>& mask) const {
+        obs.resize(size() * obs_len());
+        mask.resize(size() * actions());
+        detail::check(evoharness_vec_env_observe(v_.get(), obs.data(), obs.size(), mask.data(), mask.size()));
+    }
+
+    /// Steps every environment with its template; fills the outputs (resized to fit).
+    void step(const std::vector<std::uint32_t>& actions, std::vector<float>& obs,
+              std::vector<std::uint8_t>& mask, std::vector<float>& reward,
+              std::vector<std::uint8_t>& done) {
+        obs.resize(size() * obs_len());
+        mask.resize(size() * this->actions());
+        reward.resize(size());
+        done.resize(size());
+        detail::check(evoharness_vec_env_step(v_.get(), actions.data(), actions.size(), obs.data(),
+                                              obs.size(), mask.data(), mask.size(), reward.data(),
+                                              reward.size(), done.data(), done.size()));
+    }
+
+    /// The template `teacher` would choose now in every environment.
+    std::vector<std::uint32_t> teacher_actions(evoharness_teacher teacher) const {
+        std::vector<std::uint32_t> out(size());
+        detail::check(evoharness_vec_env_teacher_actions(v_.get(), teacher, out.data(), out.size()));
+        return out;
+    }
+
+    /// The stats of environment `i`'s last finished episode, if it finished one.
+    std::optional<evoharness_episode_stats> last_episode(std::size_t i) const {
+        evoharness_episode_stats st{};
+        evoharness_status s = evoharness_vec_env_last_episode(v_.get(), i, &st);
+        if (s == EVOHARNESS_STATUS_NOT_FOUND && i < size()) return std::nullopt;
+        detail::check(s);
+        return st;
+    }
+
+    /// Episodes environment `i` has finished.
+    std::uint64_t episodes(std::size_t i) const {
+        std::uint64_t n = 0;
+        detail::check(evoharness_vec_env_episodes(v_.get(), i, &n));
+        return n;
+    }
+
+private:
+    std::unique_ptr<evoharness_vec_env, detail::Deleter<evoharness_vec_env, evoharness_vec_env_free>> v_;
+    evoharness_vec_env_info info_{};
+};
+
+}  // namespace evoharness
+
+#endif  // EVOHARNESS_SUITE_HPP

@@ -1,0 +1,45 @@
+//! The C ABI of the evoharness task suite: `libevoharness_suite.a` and
+//! `libevoharness_suite.so`, with the header `include/evoharness_suite.h` that `build.rs`
+//! generates from this crate (cbindgen) and that is committed.
+//!
+//! The library is a superset of `libevoharness` (crate `evoharness-c`): it exports every
+//! function of `evoharness.h`, and the suite's besides, so a host links one of the two, never
+//! both. What it adds, every name starting with `evoharness_suite_` or `evoharness_vec_env_`:
+//!
+//! - a task of the suite as an `evoharness_world` (task kind, horizon, organisation), which an
+//!   agent takes like any world, with the host serving some of its tools; the agent config a
+//!   task needs (budget, costs); how a suite agent's task went ([`evoharness_task_stats`]);
+//! - the suite's capacities;
+//! - the vectorised environment that training steps (grouped or not) and the rule-based
+//!   teachers' labels for imitation.
+//!
+//! Python (`bindings/python`) loads this library. Its conventions are `evoharness.h`'s, and its
+//! functions use the same boundary (the hidden `evoharness::ffi` helpers).
+//!
+//! # Layout
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`task`] | the suite's tasks: worlds, capacities, agent configs, task stats |
+//! | [`vec_env`] | the vectorised environment, groups, teachers |
+#![allow(
+    non_camel_case_types,
+    reason = "C names: evoharness_<type>, as the header spells them"
+)]
+
+// In reading order: cbindgen writes the header's items in the order it meets the modules.
+pub mod task;
+pub mod vec_env;
+
+// The embedding library, whole: its functions are this library's too.
+pub use evoharness::*;
+pub use task::*;
+pub use vec_env::*;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_workspace_capacities_are_the_suites() {
+        assert_eq!(evoharness::DEFAULT_CAPACITIES, suite::CAPACITIES);
+    }
+}

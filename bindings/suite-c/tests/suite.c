@@ -1,0 +1,358 @@
+/*
+ * Drives every function of evoharness_suite.h (libevoharness_suite: the task suite), with its
+ * error paths: the suite's worlds given to agents (with a host tool on top, checkpointed and
+ * resumed, refused and handed back), their stats and verdicts, the vectorised environment,
+ * groups and teachers. The embedding functions are bindings/c/tests/api.c's; this program
+ * links libevoharness_suite, which exports them too. Built with -Wall -Wextra -Wpedantic
+ * -Werror and run plain, under AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
+ *
+ *   suite FIXTURES_DIR WORK_DIR VERSION
+ *
+ * FIXTURES_DIR holds the runtime's test policies, WORK_DIR is an empty writable directory for
+ * checkpoint files, VERSION the version the library must report. Exits 0 when every check
+ * passed; otherwise prints each failed check and exits 1.
+ */
+#include "evoharness_suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../c/tests/check.h"
+
+static struct evoharness_policy *load(const char *name) {
+    struct evoharness_policy_options o;
+    OK(evoharness_policy_options_default(&o));
+    o.backend = EVOHARNESS_BACKEND_TRACT;
+    struct evoharness_policy *p = NULL;
+    OK(evoharness_policy_load(fixture(name), &o, &p));
+    CHECK(p != NULL);
+    return p;
+}
+
+static struct evoharness_world *world(uint32_t task, uint32_t horizon, uint64_t organisation) {
+    struct evoharness_world *w = NULL;
+    OK(evoharness_suite_world_new(task, horizon, organisation, &w));
+    CHECK(w != NULL);
+    return w;
+}
+
+/* Steps `n` times; writes the chosen templates to `out`. */
+static int steps(struct evoharness_agent *a, int n, uint32_t *out) {
+    int taken = 0;
+    for (int i = 0; i < n; i++) {
+        struct evoharness_step_report r;
+        OK(evoharness_agent_step(a, &r));
+        if (!r.taken) break;
+        out[taken++] = r.template_index;
+    }
+    return taken;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_tasks(const char *version) {
+    /* The embedding library's functions are this one's too, with its version. */
+    CHECK(strcmp(evoharness_version(), version) == 0);
+
+    struct evoharness_capacities caps = {0, 0, 0, 0};
+    OK(evoharness_suite_capacities(&caps));
+    CHECK(caps.facts == 16 && caps.steps == 8 && caps.lessons == 4 && caps.tools == 8);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_capacities(NULL));
+    /* The workspace defaults are the suite's capacities. */
+    struct evoharness_workspace_config wc;
+    OK(evoharness_workspace_config_default(&wc));
+    CHECK(memcmp(&wc.capacities, &caps, sizeof caps) == 0);
+
+    struct evoharness_agent_config config;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_suite_agent_config(EVOHARNESS_TASK_MIGRATION, 50, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(3, 50, &config));
+    CHECK(error_mentions("0 migration"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(0, 0, &config));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(0, 10000001, &config));
+    OK(evoharness_suite_agent_config(EVOHARNESS_TASK_RECORDS, 50, &config));
+    CHECK(config.budget == 4 * 50 + 256 && config.temperature == 0.0f && config.seed == 0);
+    CHECK(config.costs.act == 1 && config.costs.track == 1 && config.costs.finish == 0);
+
+    struct evoharness_world *w = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_world_new(0, 50, 1, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_world_new(3, 50, 1, &w));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_world_new(0, 0, 1, &w));
+    CHECK(w == NULL);
+    w = world(EVOHARNESS_TASK_ORCHESTRATION, 10000000, UINT64_MAX);
+    evoharness_world_free(w); /* never given to an agent */
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+/* The migration task's `verify`, served by the host. */
+static int32_t verify(void *user_data, const struct evoharness_tool_call *call,
+                      struct evoharness_tool_result *result) {
+    int *calls = user_data;
+    (*calls)++;
+    if (call->tool != 7 || strcmp(call->name, "verify") != 0) return 1;
+    return evoharness_tool_result_add_bool(result, "checked", true) == EVOHARNESS_STATUS_OK ? 0 : 1;
+}
+
+static void test_suite_agent(void) {
+    struct evoharness_agent_config config;
+    OK(evoharness_suite_agent_config(EVOHARNESS_TASK_MIGRATION, 50, &config));
+    config.temperature = 1.0f;
+    config.seed = 5;
+
+    /* A policy made for 3 tools cannot drive the suite's 8: both stay ours, unchanged. */
+    struct evoharness_policy *p = load("mlp.onnx");
+    struct evoharness_world *w = world(EVOHARNESS_TASK_MIGRATION, 50, 3);
+    struct evoharness_policy *p0 = p;
+    struct evoharness_world *w0 = w;
+    struct evoharness_agent *a = NULL;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_agent_new(&p, &w, &config, &a));
+    CHECK(error_mentions("8") && p == p0 && w == w0 && a == NULL);
+    /* The same 3-tool policy without a world: the host's tools only, and no suite stats. */
+    OK(evoharness_agent_new(&p, NULL, &config, &a));
+    struct evoharness_task_stats ts;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_suite_task_stats(a, &ts));
+    CHECK(error_mentions("not a suite task"));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_task_stats(NULL, &ts));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_task_stats(a, NULL));
+    evoharness_agent_free(a);
+
+    /* The suite's policy over the world; the host serves `verify`. */
+    p = load("suite_mlp.onnx");
+    OK(evoharness_agent_new(&p, &w, &config, &a));
+    CHECK(p == NULL && w == NULL && a != NULL); /* the agent took both */
+    char name[16];
+    size_t len;
+    OK(evoharness_agent_tool_name(a, 7, name, sizeof name, &len)); /* named by the world */
+    CHECK(strcmp(name, "verify") == 0);
+    OK(evoharness_agent_tool_name(a, 0, name, sizeof name, &len));
+    CHECK(strcmp(name, "read") == 0);
+    int verifies = 0;
+    OK(evoharness_agent_register_tool(a, "verify", verify, &verifies));
+
+    struct evoharness_summary s;
+    OK(evoharness_agent_run(a, 60, &s));
+    OK(evoharness_suite_task_stats(a, &ts));
+    CHECK(ts.items == 20 && ts.gaps == ts.items - ts.landed && ts.landed <= ts.delivered);
+    struct evoharness_verdict v;
+    OK(evoharness_agent_verdict(a, &v)); /* the world judges */
+    CHECK(v.success == ts.success && v.violations == ts.duplicates + ts.gaps + ts.wrong_writes);
+    OK(evoharness_agent_checkpoint(a, work_file("suite.ckpt")));
+    uint32_t after[64];
+    int n = steps(a, 40, after);
+    struct evoharness_task_stats ts_a;
+    OK(evoharness_suite_task_stats(a, &ts_a));
+
+    /* A world of another task kind or horizon does not take the checkpoint's cursor; the
+     * policy and the world come back as they were. */
+    p = load("suite_mlp.onnx");
+    struct evoharness_agent *b = NULL;
+    struct evoharness_world *records = world(EVOHARNESS_TASK_RECORDS, 50, 3);
+    p0 = p;
+    w0 = records;
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &records, &config, work_file("suite.ckpt"), &b));
+    CHECK(error_mentions("suite.ckpt") && p == p0 && records == w0 && b == NULL);
+    evoharness_world_free(records);
+    struct evoharness_world *longer = world(EVOHARNESS_TASK_MIGRATION, 60, 3);
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &longer, &config, work_file("suite.ckpt"), &b));
+    CHECK(p == p0 && longer != NULL);
+    evoharness_world_free(longer);
+    /* No world: the checkpoint holds a world's cursor. */
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, NULL, &config, work_file("suite.ckpt"), &b));
+    CHECK(error_mentions("no world") && p == p0);
+
+    /* Resume: the world is where it was, and the run goes on identically. */
+    w = world(EVOHARNESS_TASK_MIGRATION, 50, 3);
+    OK(evoharness_agent_resume(&p, &w, &config, work_file("suite.ckpt"), &b));
+    CHECK(p == NULL && w == NULL);
+    int verifies_b = 0;
+    OK(evoharness_agent_register_tool(b, "verify", verify, &verifies_b));
+    struct evoharness_task_stats ts_b;
+    OK(evoharness_suite_task_stats(b, &ts_b));
+    CHECK(ts_b.landed == ts.landed && ts_b.delivered == ts.delivered);
+    uint32_t resumed[64];
+    int m = steps(b, 40, resumed);
+    CHECK(m == n && memcmp(after, resumed, sizeof(uint32_t) * (size_t)n) == 0);
+    OK(evoharness_suite_task_stats(b, &ts_b));
+    CHECK(ts_b.landed == ts_a.landed && ts_b.delivered == ts_a.delivered);
+    CHECK(ts_b.duplicates == ts_a.duplicates && ts_b.wrong_writes == ts_a.wrong_writes);
+
+    /* To the end: the stats are the world's judgement (a random policy does not succeed, and
+     * nothing here claims it does; success must agree with the rules). */
+    OK(evoharness_agent_run(b, 1000000, &s));
+    OK(evoharness_suite_task_stats(b, &ts_b));
+    CHECK(ts_b.finished == s.finished);
+    CHECK(ts_b.success == (s.finished == 1 && ts_b.duplicates == 0 && ts_b.gaps == 0 &&
+                           ts_b.wrong_writes == 0));
+    OK(evoharness_agent_verdict(b, &v));
+    CHECK(v.success == ts_b.success);
+    evoharness_agent_free(a);
+    evoharness_agent_free(b);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_vec_env(void) {
+    struct evoharness_vec_env *v = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new(0, 50, 3, 0, 2, 1, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(3, 50, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new(0, 0, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(0, 50, 0, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(0, 50, 3, 0, 0, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new(0, 50, 3, UINT64_MAX, 2, 1, &v));
+    CHECK(error_mentions("organisation"));
+    CHECK(v == NULL);
+    OK(evoharness_vec_env_new(EVOHARNESS_TASK_ORCHESTRATION, 50, 3, 0, 2, 7, &v));
+    struct evoharness_vec_env_info info;
+    OK(evoharness_vec_env_get_info(v, &info));
+    size_t n = info.n, ol = info.obs_len, al = info.actions;
+    CHECK(n == 3 && info.group == 1 && ol == 564 && al == 348);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_get_info(NULL, &info));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_get_info(v, NULL));
+    uint64_t episodes = 99;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_episodes(NULL, 0, &episodes));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_episodes(v, 0, NULL));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_episodes(v, 3, &episodes));
+    CHECK(error_mentions("no environment 3") && episodes == 99);
+    OK(evoharness_vec_env_episodes(v, 2, &episodes));
+    CHECK(episodes == 0);
+
+    float *obs = calloc(n * ol, sizeof(float));
+    uint8_t *mask = calloc(n * al, 1);
+    float reward[3];
+    uint8_t done[3];
+    uint32_t actions[3];
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol - 1, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(NULL, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, NULL, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol, NULL, n * al));
+
+    struct evoharness_episode_stats st;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 0, &st));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 3, &st));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(NULL, 0, &st));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_last_episode(v, 0, NULL));
+
+    /* An illegal template (mask 0) changes nothing. */
+    for (size_t i = 0; i < n; i++) {
+        actions[i] = 0;
+        for (size_t t = 0; t < al; t++)
+            if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
+    }
+    uint32_t illegal = 0;
+    while (illegal < al && mask[al + illegal]) illegal++;
+    CHECK(illegal < al);
+    uint32_t bad_actions[3] = {actions[0], illegal, actions[2]};
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, bad_actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    CHECK(error_mentions("environment 1"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 2, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 2));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(NULL, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(v, NULL, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, NULL, 3, done, 3));
+
+    /* Step with a rotating legal choice until every environment finished an episode. */
+    int ends = 0;
+    uint64_t e[3] = {0, 0, 0};
+    for (int s = 0; s < 20000 && (e[0] == 0 || e[1] == 0 || e[2] == 0); s++) {
+        for (size_t i = 0; i < n; i++) {
+            for (size_t k = 0; k < al; k++) {
+                size_t t = (k + (size_t)s * 7 + i) % al;
+                if (mask[i * al + t]) { actions[i] = (uint32_t)t; break; }
+            }
+        }
+        OK(evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+        for (size_t i = 0; i < n; i++) {
+            ends += done[i];
+            OK(evoharness_vec_env_episodes(v, i, &e[i]));
+        }
+    }
+    CHECK(ends >= 3);
+    CHECK((uint64_t)ends == e[0] + e[1] + e[2]);
+    OK(evoharness_vec_env_last_episode(v, 0, &st));
+    CHECK(st.steps > 0 && st.items == 20 && st.landed <= st.items);
+    CHECK(st.success == (st.finished == 1 && st.duplicates == 0 && st.gaps == 0 && st.wrong_writes == 0));
+
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(v);
+    evoharness_vec_env_free(NULL);
+}
+
+/* Groups and a teacher's labels: what a training loop in another language needs. */
+static void test_training(void) {
+    struct evoharness_vec_env *v = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_grouped(0, 50, 4, 2, 0, 2, 1, NULL));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(9, 50, 4, 2, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_grouped(0, 0, 4, 2, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(0, 50, 4, 3, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(0, 50, 4, 0, 0, 2, 1, &v));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_grouped(0, 50, 4, 2, UINT64_MAX, 2, 1, &v));
+    CHECK(v == NULL);
+    OK(evoharness_vec_env_new_grouped(EVOHARNESS_TASK_RECORDS, 60, 4, 2, 0, 2, 3, &v));
+    struct evoharness_vec_env_info info;
+    OK(evoharness_vec_env_get_info(v, &info));
+    CHECK(info.n == 4 && info.group == 2);
+    size_t n = info.n, ol = info.obs_len, al = info.actions;
+    float *obs = malloc(n * ol * sizeof *obs);
+    uint8_t *mask = malloc(n * al);
+    float reward[4];
+    uint8_t done[4];
+    uint32_t actions[4] = {7, 7, 7, 7};
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
+           evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 2, actions, 4));
+    CHECK(error_mentions("0 lean or 1 oracle"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
+    CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
+    /* Following the lean teacher, both members of a group run the same episode, successfully. */
+    uint64_t episodes = 0;
+    for (int s = 0; s < 20000 && episodes == 0; s++) {
+        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 4));
+        for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+        OK(evoharness_vec_env_step(v, actions, 4, obs, n * ol, mask, n * al, reward, 4, done, 4));
+        OK(evoharness_vec_env_episodes(v, 3, &episodes));
+    }
+    struct evoharness_episode_stats a, b;
+    OK(evoharness_vec_env_last_episode(v, 2, &a));
+    OK(evoharness_vec_env_last_episode(v, 3, &b));
+    CHECK(a.success && b.success && a.steps == b.steps && a.reward == b.reward);
+    OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_ORACLE, actions, 4));
+    for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(v);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
+        return 2;
+    }
+    snprintf(fixtures, sizeof fixtures, "%s", argv[1]);
+    snprintf(work, sizeof work, "%s", argv[2]);
+
+    test_tasks(argv[3]);
+    test_suite_agent();
+    test_vec_env();
+    test_training();
+
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,691 @@
+//! The `evoharness` command-line tool, run as a process: `inspect` on every fixture (one clear
+//! line and exit status 2 for each broken one), `run` in the fixture world and in a suite
+//! world, `eval` with traces, and argument mistakes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A policy fixture of the runtime's tests (`runtime/tests/fixtures`).
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../runtime/tests/fixtures")
+        .join(name)
+}
+
+fn evoharness(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(args)
+        // The default backend is `auto`; the tests pin tract so that they do not depend on
+        // whether ONNX Runtime was fetched.
+        .env_remove("EVOHARNESS_ORT_LIB")
+        .output()
+        .expect("the evoharness binary runs")
+}
+
+fn path(name: &str) -> String {
+    fixture(name).display().to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// A fresh path in the temporary directory, removed first if it exists.
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("evoharness-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn inspect_prints_the_contract_of_the_good_fixtures() {
+    for (name, state) in [("mlp.onnx", "none"), ("recurrent.onnx", "8 floats")] {
+        let o = evoharness(&["inspect", &path(name), "--backend", "tract"]);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+        for want in [
+            "a valid structured-v1 policy",
+            "layout version 1",
+            "16 facts, 8 steps, 4 lessons, 3 tools",
+            "534 floats",
+            "223 templates",
+            state,
+            "copy, wait, verify",
+            "make_fixtures.py",
+            "tract",
+            "logits finite",
+        ] {
+            assert!(out.contains(want), "{name}: `{want}` missing in\n{out}");
+        }
+    }
+    let o = evoharness(&[
+        "inspect",
+        &path("recurrent.onnx"),
+        "--backend=tract",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["abi"], "structured-v1");
+    assert_eq!(j["layout_version"], 1);
+    assert_eq!(j["obs_len"], 534);
+    assert_eq!(j["actions"], 223);
+    assert_eq!(j["state_len"], 8);
+    assert_eq!(j["value"], false);
+    assert_eq!(j["capacities"]["tools"], 3);
+    assert_eq!(
+        j["tool_names"],
+        serde_json::json!(["copy", "wait", "verify"])
+    );
+    assert_eq!(j["backend"], "tract");
+}
+
+#[test]
+fn inspect_refuses_each_bad_fixture_with_one_line() {
+    for (name, what) in [
+        (
+            "bad_obs_size.onnx",
+            "input `obs`: has 535 columns, the layout needs 534",
+        ),
+        ("no_metadata.onnx", "no evoharness.abi metadata"),
+        ("truncated.onnx", "not a valid ONNX model: "),
+        (
+            "wrong_abi.onnx",
+            "declares ABI `generative-v1`; this runtime runs `structured-v1`",
+        ),
+        (
+            "mismatched_layout.onnx",
+            "metadata says 534 observation floats and 223 actions, but the layout for 16 facts, \
+             8 steps, 4 lessons and 4 tools has",
+        ),
+    ] {
+        let o = evoharness(&["inspect", &path(name), "--backend", "tract"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}: {}", stdout(&o));
+        assert_eq!(err.lines().count(), 1, "{name}: one line, not\n{err}");
+        let prefix = format!("error: {}: ", path(name));
+        assert!(err.starts_with(&prefix), "{name}: {err}");
+        assert!(err.contains(what), "{name}: `{what}` missing in {err}");
+        assert!(
+            err.contains("POLICY.md") || err.contains("ONNX file"),
+            "{err}"
+        );
+        // The file is named once, at the start.
+        assert_eq!(err.matches(name).count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn other_failures_exit_1_with_one_line() {
+    let missing = path("missing.onnx");
+    let o = evoharness(&["inspect", &missing, "--backend", "tract"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!("error: {missing}: cannot read it: No such file or directory (os error 2)")
+    );
+    let o = evoharness(&[
+        "inspect",
+        &path("mlp.onnx"),
+        "--ort-lib",
+        "/nonexistent/libonnxruntime.so",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("scripts/fetch-onnxruntime.sh"), "{err}");
+}
+
+#[test]
+fn run_drives_the_fixture_world_and_summarises() {
+    let o = evoharness(&[
+        "run",
+        &path("mlp.onnx"),
+        "--backend",
+        "tract",
+        "--budget",
+        "20",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // stderr is not a terminal here: no progress line, nothing at all.
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    for want in [
+        "fixture: a toy world for the fixture policies, not a task",
+        "steps",
+        "finished",
+        "of 20 spent",
+        "world",
+        "harness",
+        "track",
+        "tract on cpu",
+        "ms per step",
+    ] {
+        assert!(out.contains(want), "`{want}` missing in\n{out}");
+    }
+
+    let o = evoharness(&[
+        "run",
+        &path("recurrent.onnx"),
+        "--backend",
+        "tract",
+        "--budget",
+        "30",
+        "--temperature",
+        "1.5",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let n = |k: &str| j[k].as_u64().unwrap_or_else(|| panic!("{k} in {j}"));
+    assert!(n("spent") <= 30);
+    assert!(n("steps") > 0);
+    assert_eq!(
+        n("world_actions") + n("harness_actions") + j["verbs"]["finish"].as_u64().unwrap(),
+        n("steps")
+    );
+    let tools: u64 = ["copy", "wait", "verify"]
+        .iter()
+        .map(|t| j["tools"][t].as_u64().unwrap())
+        .sum();
+    assert_eq!(tools, n("world_actions"));
+    assert_eq!(j["world"], "fixture");
+    assert_eq!(
+        j["verdict"],
+        serde_json::Value::Null,
+        "the toy world judges nothing"
+    );
+    assert_eq!(j["backend"], "tract");
+    assert_eq!(j["seed"], 4);
+
+    let o = evoharness(&[
+        "run",
+        &path("mlp.onnx"),
+        "--backend",
+        "tract",
+        "--steps",
+        "7",
+        "--json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["steps"], 7);
+    assert_eq!(j["stopped"], "the --steps limit was reached");
+}
+
+#[test]
+fn run_writes_a_trace_of_json_lines_and_repeats_itself_for_a_seed() {
+    let trace = |name: &str| -> (Vec<serde_json::Value>, u64) {
+        let file = temp(name);
+        let o = evoharness(&[
+            "run",
+            &path("mlp.onnx"),
+            "--backend",
+            "tract",
+            "--budget",
+            "40",
+            "--temperature",
+            "1",
+            "--seed",
+            "9",
+            "--trace",
+            &file.display().to_string(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        let lines = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect();
+        (lines, summary["steps"].as_u64().unwrap())
+    };
+    let (a, steps) = trace("a.jsonl");
+    assert_eq!(a.len() as u64, steps);
+    for (i, l) in a.iter().enumerate() {
+        assert_eq!(l["step"], i as u64 + 1);
+        for key in ["template", "action", "outcome", "cost", "latency_ns"] {
+            assert!(l.get(key).is_some(), "{key} missing in {l}");
+        }
+    }
+    let (b, _) = trace("b.jsonl");
+    let without_time = |v: &[serde_json::Value]| -> Vec<serde_json::Value> {
+        v.iter()
+            .map(|l| {
+                let mut l = l.clone();
+                l.as_object_mut().unwrap().remove("latency_ns");
+                l
+            })
+            .collect()
+    };
+    assert_eq!(without_time(&a), without_time(&b), "same seed, same run");
+}
+
+#[test]
+fn devices_fail_clearly_or_fall_back_when_asked() {
+    let mlp = path("mlp.onnx");
+    let o = evoharness(&["run", &mlp, "--backend", "tract", "--device", "cuda:1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: --device cuda:1: "), "{err}");
+    assert!(err.contains("--cpu-fallback"), "{err}");
+    let o = evoharness(&[
+        "run",
+        &mlp,
+        "--backend",
+        "tract",
+        "--device",
+        "cuda:1",
+        "--cpu-fallback",
+        "--steps",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("warning: --device cuda:1: "));
+    assert!(stdout(&o).contains("tract on cpu (cuda:1 was not available)"));
+}
+
+#[test]
+fn argument_mistakes_are_named_with_a_hint() {
+    let mlp = path("mlp.onnx");
+    for (args, what) in [
+        (vec!["run", &mlp, "--sed", "3"], "did you mean `--seed`?"),
+        (vec!["run"], "missing POLICY"),
+        (vec!["run", &mlp, "extra"], "unexpected argument `extra`"),
+        (
+            vec!["run", &mlp, "--temperature", "0"],
+            "expected a number above 0",
+        ),
+        (vec!["run", &mlp, "--budget", "many"], "`--budget many`"),
+        (
+            vec!["run", &mlp, "--world", "payroll"],
+            "unknown world `payroll`",
+        ),
+        (
+            vec!["run", &mlp, "--world", "migration"],
+            "the policy is made for 3 tools, the migration world has 8",
+        ),
+        (
+            vec!["run", &mlp, "--horizon", "100"],
+            "are for the suite's worlds",
+        ),
+        (
+            vec!["run", &mlp, "--device", "gpu"],
+            "expected cpu, cuda[:N] or tensorrt[:N]",
+        ),
+        (
+            vec!["inspect", &mlp, "--backend", "onnx"],
+            "expected tract, onnxruntime or auto",
+        ),
+        (
+            vec!["inspect", &mlp, "--seed", "1"],
+            "unknown flag `--seed`",
+        ),
+        (
+            vec!["inspect", &mlp, "--backend"],
+            "`--backend` needs a value",
+        ),
+        (vec!["frobnicate"], "unknown command `frobnicate`"),
+        (vec![&mlp], "evoharness inspect"),
+        (vec![], "no command given"),
+    ] {
+        let o = evoharness(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(what), "{args:?}: `{what}` missing in {err}");
+    }
+}
+
+#[test]
+fn help_documents_each_command_and_the_exit_codes() {
+    let top = evoharness(&["--help"]);
+    assert!(top.status.success());
+    let text = stdout(&top);
+    for want in ["inspect", "run", "Exit status", "2  the policy file"] {
+        assert!(text.contains(want), "`{want}` missing in\n{text}");
+    }
+    for (cmd, want) in [
+        ("inspect", "--backend"),
+        ("run", "--cpu-fallback"),
+        ("run", "not a task"),
+    ] {
+        for args in [vec![cmd, "--help"], vec!["help", cmd]] {
+            let o = evoharness(&args);
+            assert!(o.status.success(), "{args:?}");
+            assert!(stdout(&o).contains(want), "{args:?}: `{want}` missing");
+        }
+    }
+}
+
+#[test]
+fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
+    let policy = path("recurrent.onnx");
+    let common = [
+        "--backend",
+        "tract",
+        "--seed",
+        "5",
+        "--temperature",
+        "1",
+        "--budget",
+        "200",
+    ];
+    let templates = |trace: &PathBuf| -> Vec<u64> {
+        std::fs::read_to_string(trace)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["template"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    // The whole run, uninterrupted.
+    let full_trace = temp("full.jsonl");
+    let mut args = vec![
+        "run",
+        policy.as_str(),
+        "--trace",
+        full_trace.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = templates(&full_trace);
+    assert!(
+        full.len() > 12,
+        "the seed should give a run long enough to cut: {}",
+        full.len()
+    );
+
+    // The same run stopped after 9 steps with a checkpoint every step, then resumed.
+    let ck = temp("run.ck");
+    let (t1, t2) = (temp("part1.jsonl"), temp("part2.jsonl"));
+    let mut args = vec![
+        "run",
+        policy.as_str(),
+        "--steps",
+        "9",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--every",
+        "1",
+    ];
+    args.extend(["--trace", t1.to_str().unwrap()]);
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut args = vec![
+        "resume",
+        ck.to_str().unwrap(),
+        policy.as_str(),
+        "--trace",
+        t2.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut both = templates(&t1);
+    assert_eq!(both.len(), 9);
+    both.extend(templates(&t2));
+    assert_eq!(both, full, "resumed run differs from the uninterrupted one");
+
+    // Another budget is refused, with the file named, exit 1.
+    let o = evoharness(&[
+        "resume",
+        ck.to_str().unwrap(),
+        policy.as_str(),
+        "--backend",
+        "tract",
+        "--budget",
+        "7",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("another budget"), "{}", stderr(&o));
+    let o = evoharness(&["run", policy.as_str(), "--every", "3"]);
+    assert!(
+        stderr(&o).contains("`--every` needs `--checkpoint FILE`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_backend_can_come_from_the_environment() {
+    let o = Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(["inspect", &path("mlp.onnx"), "--json"])
+        .env("EVOHARNESS_BACKEND", "tract")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"tract\""), "{}", stdout(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_evoharness"))
+        .args(["inspect", &path("mlp.onnx")])
+        .env("EVOHARNESS_BACKEND", "gpu")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("EVOHARNESS_BACKEND"), "{}", stderr(&o));
+}
+
+#[test]
+fn eval_prints_a_table_or_json_with_every_field() {
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "records",
+        "--agent",
+        "oracle",
+        "--seeds",
+        "0..6",
+        "--horizon",
+        "100",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("success rate          100.0%"), "{out}");
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--agent",
+        "append-only:20",
+        "--seeds",
+        "3..9",
+        "--horizon",
+        "200",
+        "--organisations",
+        "10..12",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "task",
+        "agent",
+        "episodes",
+        "success_rate",
+        "integrity_violations",
+        "mean_steps",
+        "mean_world_actions",
+        "mean_harness_actions",
+        "harness_actions_by_verb",
+        "mean_cost",
+        "p50_step_us",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["task"], "migration");
+    assert_eq!(v["episodes"], 6);
+    assert_eq!(v["organisations"], 2);
+    assert_eq!(v["mean_harness_actions"], 0.0);
+    assert!(v["harness_actions_by_verb"]["track"].is_number());
+}
+
+#[test]
+fn eval_sweep_writes_a_plot_with_a_line_per_agent() {
+    let svg = temp("sweep.svg");
+    let o = evoharness(&[
+        "eval",
+        "--sweep",
+        "--task",
+        "orchestration",
+        "--seeds",
+        "0..4",
+        "--horizons",
+        "50,200",
+        "--agents",
+        "oracle,random",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("oracle") && out.contains("random"), "{out}");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg"), "{plot}");
+    assert_eq!(plot.matches("<polyline").count(), 2);
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn eval_mistakes_are_named() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["eval", "--agent", "oracle"], "missing --task"),
+        (
+            &["eval", "--task", "payroll", "--agent", "oracle"],
+            "unknown task \"payroll\"",
+        ),
+        (&["eval", "--task", "records"], "missing --agent"),
+        (
+            &["eval", "--task", "records", "--agent", "smart"],
+            "unknown agent \"smart\"",
+        ),
+        (
+            &[
+                "eval", "--task", "records", "--agent", "oracle", "--seeds", "5..5",
+            ],
+            "expected a range A..B with A < B",
+        ),
+        (
+            &["eval", "--sweep", "--task", "records"],
+            "--sweep needs --out",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = evoharness(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    // A policy made for other capacities than the suite's is refused by name.
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "records",
+        "--agent",
+        &format!("policy:{}", path("mlp.onnx")),
+        "--backend",
+        "tract",
+        "--seeds",
+        "0..2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the task suite needs"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The shipped policy, trained for the suite's worlds.
+fn shipped() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/policies/generalist.onnx")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn run_drives_the_shipped_policy_in_a_suite_world_and_reports_its_verdict() {
+    let o = evoharness(&[
+        "run",
+        &shipped(),
+        "--backend",
+        "tract",
+        "--world",
+        "records",
+        "--horizon",
+        "80",
+        "--organisation",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["world"], "records");
+    assert_eq!(j["budget"], 80 * 4 + 256, "the task's own budget");
+    assert_eq!(j["verdict"]["success"], true, "{j}");
+    assert_eq!(j["verdict"]["violations"], 0);
+    assert!(j["tools"]["next"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn eval_writes_a_trace_line_per_step() {
+    let trace = temp("eval-trace.jsonl");
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--agent",
+        "lean-harness",
+        "--seeds",
+        "0..3",
+        "--horizon",
+        "60",
+        "--organisations",
+        "1",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    let n = lines.lines().count() as f64;
+    assert_eq!(n, v["mean_steps"].as_f64().unwrap() * 3.0);
+    let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(first["step"], 1);
+    assert!(first["template"].is_u64());
+    let o = evoharness(&[
+        "eval",
+        "--task",
+        "migration",
+        "--sweep",
+        "--out",
+        "x.svg",
+        "--trace",
+        "t.jsonl",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--trace goes with one evaluation"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_file(&trace);
+}

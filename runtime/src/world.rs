@@ -1,0 +1,129 @@
+//! The `World` contract: what any environment an agent acts in implements.
+//!
+//! A world is the agent's outside: the tools its `act` actions call, and the events they return.
+//! The task suite's simulations, a host's real tools (registered as C callbacks or Python
+//! functions) and the toy world of the test fixtures all implement this one trait, and the
+//! [`Agent`](crate::Agent) loop, its checkpoints and the suite's vectorised training
+//! environment take any of them. `runtime/WORLD.md` describes the contract for implementers in
+//! other languages.
+//!
+//! | method | when the agent calls it | must |
+//! | --- | --- | --- |
+//! | [`World::tools`] | once, when an agent is made | equal the policy's tool count |
+//! | [`World::tool_name`] | for reports and traces | name tool `i` (optional) |
+//! | [`World::reset`] | when a task starts | start a task for the seed; return its first event |
+//! | [`World::call`] | after every applied `act` | run the tool; return a result or an error event, never abort |
+//! | [`World::judge`] | when a host asks how the task went | say whether it succeeded (optional) |
+//! | [`World::save_cursor`], [`World::restore_cursor`] | at a checkpoint, at a resume | save and restore the world's position (optional) |
+//!
+//! Determinism: an agent is deterministic for a seed when its world is, that is when `reset` and
+//! `call` are pure functions of the seed and the calls so far. Exactly-once side effects across
+//! crashes need the cursor: see the [`agent`](crate::agent) module docs.
+
+use evoharness_core::{EventBuf, ToolCall};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// How a task went, as its world judges it ([`World::judge`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The task's goal was reached (for the suite: finished claiming success, every item landed
+    /// exactly once and nothing written wrong).
+    pub success: bool,
+    /// Integrity violations the world counted (duplicates, gaps, wrong writes, ...); 0 when it
+    /// counts none.
+    pub violations: u32,
+}
+
+/// An environment an agent acts in; see the [module docs](self).
+///
+/// Tools never abort the agent: a failing tool returns an [`EventKind::Error`] event.
+///
+/// [`EventKind::Error`]: evoharness_core::EventKind::Error
+pub trait World {
+    /// How many tools the world has; must equal the policy's tool count.
+    fn tools(&self) -> u16;
+
+    /// The name of tool `tool`, if the world names its tools (the tool schema a policy's
+    /// `evoharness.tool_names` should match). The default names none.
+    fn tool_name(&self, tool: u16) -> Option<&str> {
+        let _ = tool;
+        None
+    }
+
+    /// Starts a task; returns its first event.
+    fn reset(&mut self, seed: u64) -> EventBuf;
+
+    /// Runs one tool call; returns what the tool said.
+    fn call(&mut self, call: &ToolCall) -> EventBuf;
+
+    /// How the current task went so far, given whether the agent finished and what it claimed
+    /// (`None`: not finished). `None` if the world has no judge (a host's real tools usually
+    /// have none: the host knows). Called between steps, never during one.
+    fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
+        let _ = finished;
+        None
+    }
+
+    /// Appends the world's cursor to `out` for an agent checkpoint: what it needs to continue
+    /// the task as if the process had never stopped (its position, its counters, the sequence
+    /// number of its next side effect). Returns whether it saved one; the default saves
+    /// nothing, and such a world is on its own after a resume (fine for a stateless one).
+    ///
+    /// Called after a step, never during one. `out` is empty and reused between checkpoints:
+    /// a world that appends without allocating keeps checkpointing allocation-free.
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        let _ = out;
+        false
+    }
+
+    /// Restores a cursor that [`World::save_cursor`] wrote, when an agent resumes. The agent
+    /// then repeats the steps taken after that checkpoint, with the same tool calls, so the
+    /// world must recognise calls whose effects it already applied (see the
+    /// [`agent`](crate::agent) module docs). Bytes that are not such a cursor are refused with
+    /// an error, changing nothing. The default refuses: a world that saves no cursor never gets
+    /// one.
+    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
+        let _ = cursor;
+        Err(Error::new(
+            ErrorKind::Checkpoint,
+            "the checkpoint holds a world cursor, but this world cannot restore one (it does \
+             not implement World::restore_cursor)",
+        ))
+    }
+}
+
+impl<W: World + ?Sized> World for Box<W> {
+    fn tools(&self) -> u16 {
+        (**self).tools()
+    }
+
+    fn tool_name(&self, tool: u16) -> Option<&str> {
+        (**self).tool_name(tool)
+    }
+
+    fn reset(&mut self, seed: u64) -> EventBuf {
+        (**self).reset(seed)
+    }
+
+    fn call(&mut self, call: &ToolCall) -> EventBuf {
+        (**self).call(call)
+    }
+
+    fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
+        (**self).judge(finished)
+    }
+
+    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        (**self).save_cursor(out)
+    }
+
+    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
+        (**self).restore_cursor(cursor)
+    }
+}
+
+/// The examples of `runtime/WORLD.md`, compiled as doctests.
+#[doc = include_str!("../WORLD.md")]
+#[cfg(doctest)]
+pub struct WorldMd;

@@ -1,0 +1,55 @@
+//! How fast the task suite steps without a policy: [`VecEnv::step`] over `n` environments
+//! (world, workspace, structured-v1 observation and mask, reward, auto-reset), one thread, with
+//! actions chosen by a cheap rule (the first legal template at or after a rotating offset,
+//! never `finish`), whose cost is included. Criterion reports environment steps per second.
+//!
+//! ```sh
+//! cargo bench -p evoharness-runtime --no-default-features --bench vec_env
+//! ```
+//!
+//! (`--no-default-features` leaves tract out of the build: nothing here runs a policy.)
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use evoharness_suite::{TaskConfig, TaskKind, VecEnv};
+
+fn pick(mask: &[u8], salt: usize) -> u32 {
+    let n = mask.len();
+    (0..n)
+        .map(|k| (k + salt * 13) % n)
+        .find(|&t| t >= 2 && mask[t] == 1)
+        .unwrap_or(0) as u32
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("vec_env");
+    for kind in TaskKind::ALL {
+        for n in [1usize, 64] {
+            let mut v = VecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
+            let (ol, al) = (v.obs_len(), v.actions());
+            let mut obs = vec![0.0; n * ol];
+            let mut mask = vec![0; n * al];
+            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+            let mut acts = vec![0u32; n];
+            v.observe(&mut obs, &mut mask).unwrap();
+            let mut s = 0usize;
+            g.throughput(Throughput::Elements(n as u64));
+            g.bench_function(format!("{kind} n={n}"), |b| {
+                b.iter(|| {
+                    for (i, a) in acts.iter_mut().enumerate() {
+                        *a = pick(&mask[i * al..(i + 1) * al], s + i);
+                    }
+                    s += 1;
+                    v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                        .unwrap();
+                    black_box(rew[0])
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,774 @@
+//! The agents that need no training, which a trained policy must beat.
+//!
+//! | baseline | memory | how it decides |
+//! | --- | --- | --- |
+//! | [`Oracle`] | the workspace, only when it must | sees the world's hidden state: the right tool, the remedy, when a token runs out. An upper bound, and the proof that each task is solvable within its budget. |
+//! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
+//! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
+//! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once. What a trained policy should learn to do, and a teacher to imitate. |
+//! | [`RandomAgent`] | none | a uniformly random legal template: the floor. |
+//!
+//! All but the append-only baseline act through the structured-v1 templates, exactly as a
+//! policy does, so their traces are demonstrations a policy can imitate.
+
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TaskKind, WAIT};
+use evoharness_core::obs::{Layout, Source};
+use evoharness_core::{
+    Action, Arg, Capacities, EventBuf, EventKind, HeapWorkspace, StepVerb, Template, Value,
+    heapless,
+};
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Needs, Result, View};
+
+/// The rules read the workspace and the world themselves: no observation, no mask.
+const RULES_NEED: Needs = Needs {
+    obs: false,
+    mask: false,
+};
+
+/// What an event is, for the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev<'a> {
+    Start,
+    Fetched,
+    Done,
+    Landed,
+    Fixed,
+    Waiting,
+    Ready,
+    Token,
+    Error(&'a str),
+    Other,
+}
+
+fn classify<'a>(e: &'a EventBuf, kind: TaskKind) -> Ev<'a> {
+    if e.kind == EventKind::Notice {
+        return Ev::Start;
+    }
+    if let Some(Value::Text(t)) = e.get("error") {
+        return Ev::Error(t.as_str());
+    }
+    let has = |k: &str| e.get(k).is_some();
+    if has("done") {
+        Ev::Done
+    } else if e.source == FETCH && has(kind.item_key()) {
+        Ev::Fetched
+    } else if has("fixed") {
+        Ev::Fixed
+    } else if has(kind.ok_key()) || has("merged") {
+        Ev::Landed
+    } else if has("waiting") {
+        Ev::Waiting
+    } else if has("ready") {
+        Ev::Ready
+    } else if has("token") {
+        Ev::Token
+    } else {
+        Ev::Other
+    }
+}
+
+fn field(e: &EventBuf, key: &str) -> Option<u8> {
+    e.fields.iter().position(|f| f.key == key).map(|i| i as u8)
+}
+
+fn slot(ws: &HeapWorkspace, key: &str) -> Option<u16> {
+    ws.belief().get(key).map(|(i, _)| i as u16)
+}
+
+fn index(layout: &Layout, t: Template) -> Result<Decision> {
+    layout.index(t).map(Decision::Template).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Config,
+            format!("template {t:?} is not in the action space"),
+        )
+    })
+}
+
+fn act(layout: &Layout, tool: u16, arg: Option<Source>) -> Result<Decision> {
+    index(layout, Template::Act { tool, arg })
+}
+
+fn finish(layout: &Layout, success: bool) -> Result<Decision> {
+    index(layout, Template::Finish { success })
+}
+
+fn current<'a>(view: &View<'a, SuiteWorld>) -> Result<&'a EventBuf> {
+    view.workspace
+        .event()
+        .ok_or_else(|| Error::new(ErrorKind::Workspace, "no current event"))
+}
+
+/// An id as the literal argument of a call: the suite's ids are integers.
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// The drifted value of a task kind's setting.
+fn drifted_value(kind: TaskKind, v: &Value) -> bool {
+    match (kind, v) {
+        (TaskKind::Migration, Value::Int(s)) => *s == 2,
+        (TaskKind::Records, Value::Text(t)) => t == "b",
+        (TaskKind::Orchestration, Value::Text(t)) => t == "alt",
+        _ => false,
+    }
+}
+
+/// Sees the hidden state; uses the workspace only to carry an item through an outage or a
+/// token renewal. See the [module docs](self).
+#[derive(Clone, Debug, Default)]
+pub struct Oracle;
+
+impl Oracle {
+    /// Renews a token that has fewer landing calls left than this before fetching.
+    const RENEW_BELOW: u32 = 4;
+}
+
+impl Controller<SuiteWorld> for Oracle {
+    fn name(&self) -> String {
+        "oracle".into()
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
+        let (ws, w, layout) = (view.workspace, view.world, view.layout);
+        let kind = w.config().kind;
+        let e = current(view)?;
+        let key = kind.item_key();
+        let tool_for = |id: &Value| {
+            let i = match id {
+                Value::Int(i) => w.index_of(*i),
+                _ => None,
+            };
+            i.map_or(PUT, |i| w.remedy(i).unwrap_or_else(|| w.right_tool(i)))
+        };
+        let fetch = || {
+            if kind == TaskKind::Orchestration && w.token_left() < Self::RENEW_BELOW {
+                act(layout, SPECIAL, None)
+            } else {
+                act(layout, FETCH, None)
+            }
+        };
+        match classify(e, kind) {
+            Ev::Done => finish(layout, true),
+            Ev::Fetched | Ev::Error("timeout" | "rejected") => match field(e, key) {
+                Some(f) => act(
+                    layout,
+                    tool_for(&e.fields[f as usize].value),
+                    Some(Source::Field(f)),
+                ),
+                None => fetch(),
+            },
+            Ev::Error(err @ ("unavailable" | "expired")) => {
+                let (Some(f), item) = (field(e, key), e.get(key)) else {
+                    return fetch();
+                };
+                let known = ws
+                    .belief()
+                    .get(key)
+                    .is_some_and(|(_, fact)| item.is_some_and(|v| v.same(&fact.value)));
+                if !known {
+                    index(layout, Template::Track { field: f })
+                } else if err == "unavailable" {
+                    act(layout, WAIT, None)
+                } else {
+                    act(layout, SPECIAL, None)
+                }
+            }
+            Ev::Error("backoff") | Ev::Waiting => act(layout, WAIT, None),
+            Ev::Ready | Ev::Token => {
+                let pending = ws.belief().get(key).and_then(|(s, fact)| match fact.value {
+                    Value::Int(id) => w
+                        .index_of(id)
+                        .filter(|&i| !w.is_landed(i))
+                        .map(|_| (s as u16, fact.value.clone())),
+                    _ => None,
+                });
+                match pending {
+                    Some((s, id)) => act(layout, tool_for(&id), Some(Source::Fact(s))),
+                    None => fetch(),
+                }
+            }
+            _ => fetch(),
+        }
+    }
+}
+
+/// Rules that see only what a policy sees; see the [module docs](self).
+///
+/// Unlike the [`Oracle`] it never reads the world's hidden state (only the task's kind, for the
+/// names of keys), so every decision is a function of the structured-v1 observation: a policy
+/// can imitate it exactly. It uses the workspace only for what must outlive the current event.
+#[derive(Clone, Debug, Default)]
+pub struct LeanHarness;
+
+impl Controller<SuiteWorld> for LeanHarness {
+    fn name(&self) -> String {
+        "lean-harness".into()
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
+        let (ws, layout) = (view.workspace, view.layout);
+        let kind = view.world.config().kind;
+        let e = current(view)?;
+        let key = kind.item_key();
+        let belief = |k: &str| ws.belief().get(k).map(|(i, f)| (i as u16, &f.value));
+        let drifted = belief(kind.mode_key()).is_some_and(|(_, v)| drifted_value(kind, v));
+        let land = if drifted { PUT_ALT } else { PUT };
+        let item = field(e, key).map(Source::Field);
+        let fetch = || act(layout, FETCH, None);
+        let last = ws.last_act().unwrap_or(PUT);
+        match classify(e, kind) {
+            Ev::Done => finish(layout, true),
+            Ev::Fetched => {
+                if let Some(m) = field(e, kind.mode_key())
+                    && belief(kind.mode_key())
+                        .is_none_or(|(_, v)| !v.same(&e.fields[m as usize].value))
+                {
+                    return index(layout, Template::Track { field: m });
+                }
+                let tool = if e.get("dup_of").is_some() {
+                    SPECIAL
+                } else {
+                    land
+                };
+                act(layout, tool, item)
+            }
+            Ev::Error("timeout") => act(layout, last, item),
+            Ev::Error("duplicate") => act(layout, SPECIAL, item),
+            Ev::Error("rejected") => {
+                let known = e
+                    .get("code")
+                    .and_then(|c| ws.experience().find(c))
+                    .and_then(|l| match ws.experience().lessons()[l].remedy {
+                        Value::Int(t) => u16::try_from(t).ok().filter(|t| REMEDIES.contains(t)),
+                        _ => None,
+                    });
+                act(layout, known.unwrap_or(REMEDIES[0]), item)
+            }
+            Ev::Error("remedy_failed") => {
+                let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
+                act(layout, REMEDIES[(i + 1) % REMEDIES.len()], item)
+            }
+            Ev::Error(err @ ("unavailable" | "expired")) => {
+                let (Some(f), Some(v)) = (field(e, key), e.get(key)) else {
+                    return fetch();
+                };
+                if belief(key).is_none_or(|(_, b)| !b.same(v)) {
+                    index(layout, Template::Track { field: f })
+                } else if err == "unavailable" {
+                    act(layout, WAIT, None)
+                } else {
+                    act(layout, SPECIAL, None)
+                }
+            }
+            Ev::Error("backoff") | Ev::Waiting => act(layout, WAIT, None),
+            Ev::Ready | Ev::Token => match belief(key) {
+                Some((slot, _)) => act(layout, land, Some(Source::Fact(slot))),
+                None => fetch(),
+            },
+            Ev::Fixed => {
+                let noted = e
+                    .get("code")
+                    .and_then(|c| ws.experience().find(c))
+                    .is_some_and(|l| {
+                        ws.experience().lessons()[l]
+                            .remedy
+                            .same(&Value::Int(i64::from(last)))
+                    });
+                match field(e, "code") {
+                    Some(f) if !noted => index(layout, Template::NoteField { field: f }),
+                    _ => fetch(),
+                }
+            }
+            _ => fetch(),
+        }
+    }
+}
+
+/// One thing the static harness does; resolved to a template when it is its turn, because
+/// the harness actions before it change the workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    Track(u8),
+    Compress,
+    Retract(&'static str),
+    Plan(u8),
+    Start,
+    Checkpoint(u8),
+    Recall(u8),
+    Note(u8),
+    Act(ToolOf, ArgOf),
+    Finish,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ToolOf {
+    Tool(u16),
+    /// The landing tool the beliefs call for: `merge` for a duplicate, else by the setting.
+    Land,
+    /// The tool of the last world action (a retry).
+    Last,
+    /// The remedy a lesson names for the current event's code, else the first.
+    Remedy,
+    /// The remedy after the last one tried.
+    NextRemedy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArgOf {
+    None,
+    Item,
+}
+
+/// Hand-written rules over the workspace; see the [module docs](self).
+#[derive(Clone, Debug, Default)]
+pub struct StaticHarness {
+    agenda: heapless::Deque<Job, 24>,
+    fresh: bool,
+}
+
+impl StaticHarness {
+    fn plan(&mut self, view: &View<'_, SuiteWorld>) -> Result<()> {
+        let ws = view.workspace;
+        let kind = view.world.config().kind;
+        let e = current(view)?;
+        let mut jobs: heapless::Vec<Job, 24> = heapless::Vec::new();
+        let full = ws.belief().len() >= ws.belief().capacity();
+        let mut compressed = false;
+        for (i, f) in e.fields.iter().enumerate() {
+            let changed = ws
+                .belief()
+                .get(&f.key)
+                .is_none_or(|(_, fact)| !fact.value.same(&f.value));
+            let new = ws.belief().get(&f.key).is_none();
+            if changed {
+                if new && full && !compressed {
+                    let _ = jobs.push(Job::Compress);
+                    compressed = true;
+                }
+                let _ = jobs.push(Job::Track(i as u8));
+            }
+        }
+        let class = classify(e, kind);
+        if kind == TaskKind::Records
+            && class == Ev::Fetched
+            && e.get("dup_of").is_none()
+            && ws.belief().get("dup_of").is_some()
+        {
+            let _ = jobs.push(Job::Retract("dup_of"));
+        }
+        let item = field(e, kind.item_key());
+        let land = Job::Act(ToolOf::Land, ArgOf::Item);
+        let fetch = Job::Act(ToolOf::Tool(FETCH), ArgOf::None);
+        let wait = Job::Act(ToolOf::Tool(WAIT), ArgOf::None);
+        let tail: &[Job] = match class {
+            Ev::Start => {
+                let task = field(e, "task").unwrap_or(0);
+                &[Job::Plan(task), Job::Start, fetch]
+            }
+            Ev::Done => &[Job::Finish],
+            Ev::Fetched => &[Job::Recall(item.unwrap_or(0)), land],
+            Ev::Error("timeout") => &[
+                Job::Recall(item.unwrap_or(0)),
+                Job::Act(ToolOf::Last, ArgOf::Item),
+            ],
+            Ev::Error("unavailable" | "backoff") | Ev::Waiting => &[wait],
+            Ev::Ready | Ev::Token | Ev::Error("duplicate") => &[land],
+            Ev::Error("rejected") => &[
+                Job::Recall(field(e, "code").unwrap_or(0)),
+                Job::Act(ToolOf::Remedy, ArgOf::Item),
+            ],
+            Ev::Error("remedy_failed") => &[Job::Act(ToolOf::NextRemedy, ArgOf::Item)],
+            Ev::Error("expired") => &[Job::Act(ToolOf::Tool(SPECIAL), ArgOf::None)],
+            Ev::Fixed => &[
+                Job::Note(field(e, "code").unwrap_or(0)),
+                Job::Checkpoint(0),
+                fetch,
+            ],
+            Ev::Landed => &[Job::Checkpoint(0), fetch],
+            Ev::Error(_) | Ev::Other => &[fetch],
+        };
+        self.agenda.clear();
+        for &j in jobs.iter().chain(tail) {
+            let _ = self.agenda.push_back(j);
+        }
+        Ok(())
+    }
+
+    fn template(&self, job: Job, view: &View<'_, SuiteWorld>) -> Result<Decision> {
+        let (ws, layout) = (view.workspace, view.layout);
+        let kind = view.world.config().kind;
+        let key_slot = |key: &str| {
+            slot(ws, key).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Workspace,
+                    format!("static harness: no belief about {key:?}"),
+                )
+            })
+        };
+        match job {
+            Job::Track(f) => index(layout, Template::Track { field: f }),
+            Job::Compress => index(layout, Template::Compress),
+            Job::Retract(key) => index(
+                layout,
+                Template::Retract {
+                    fact: key_slot(key)?,
+                },
+            ),
+            Job::Plan(f) => index(layout, Template::Plan { field: f }),
+            Job::Start => index(
+                layout,
+                Template::Step {
+                    step: 0,
+                    verb: StepVerb::Start,
+                },
+            ),
+            Job::Checkpoint(f) => index(layout, Template::Cursor { field: f }),
+            Job::Recall(f) => index(layout, Template::Recall { field: f }),
+            Job::Note(f) => index(layout, Template::NoteField { field: f }),
+            Job::Finish => finish(layout, true),
+            Job::Act(tool, arg) => {
+                let tool = match tool {
+                    ToolOf::Tool(t) => t,
+                    ToolOf::Land => {
+                        if ws.belief().get("dup_of").is_some() {
+                            SPECIAL
+                        } else if ws
+                            .belief()
+                            .get(kind.mode_key())
+                            .is_some_and(|(_, f)| drifted_value(kind, &f.value))
+                        {
+                            PUT_ALT
+                        } else {
+                            PUT
+                        }
+                    }
+                    ToolOf::Last => ws.last_act().unwrap_or(PUT),
+                    ToolOf::Remedy => {
+                        let code = current(view)?.get("code");
+                        code.and_then(|c| ws.experience().find(c))
+                            .and_then(|l| match ws.experience().lessons()[l].remedy {
+                                Value::Int(t) => u16::try_from(t).ok(),
+                                _ => None,
+                            })
+                            .filter(|t| REMEDIES.contains(t))
+                            .unwrap_or(REMEDIES[0])
+                    }
+                    ToolOf::NextRemedy => {
+                        let last = ws.last_act().unwrap_or(REMEDIES[0]);
+                        let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
+                        REMEDIES[(i + 1) % REMEDIES.len()]
+                    }
+                };
+                let arg = match arg {
+                    ArgOf::None => None,
+                    ArgOf::Item => Some(Source::Fact(key_slot(kind.item_key())?)),
+                };
+                act(layout, tool, arg)
+            }
+        }
+    }
+}
+
+impl Controller<SuiteWorld> for StaticHarness {
+    fn name(&self) -> String {
+        "static-harness".into()
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn begin(&mut self, _view: &View<'_, SuiteWorld>) {
+        self.fresh = true;
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
+        if self.fresh || self.agenda.is_empty() {
+            self.plan(view)?;
+            self.fresh = false;
+        }
+        let job = self.agenda.pop_front().unwrap_or(Job::Finish);
+        self.template(job, view)
+    }
+
+    fn observe(&mut self, _action: &Action<'_>, event: Option<&EventBuf>) {
+        if event.is_some() {
+            self.fresh = true;
+        }
+    }
+}
+
+/// One transcript entry of the append-only baseline.
+#[derive(Clone, Debug, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "half the entries are events; boxing them would add an allocation to each"
+)]
+enum Entry {
+    Event(EventBuf),
+    Call { tool: u16, arg: Option<Value> },
+}
+
+/// The append-only memory; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct AppendOnly {
+    window: usize,
+    transcript: Vec<Entry>,
+    kind: Option<TaskKind>,
+}
+
+impl AppendOnly {
+    /// The default window: 48 entries (a call and its event are two).
+    pub const DEFAULT_WINDOW: usize = 48;
+
+    /// An append-only agent that sees the last `window` entries (at least 2).
+    pub fn new(window: usize) -> Self {
+        Self {
+            window: window.max(2),
+            transcript: Vec::new(),
+            kind: None,
+        }
+    }
+
+    /// The transcript's length: it only grows within an episode.
+    pub fn transcript_len(&self) -> usize {
+        self.transcript.len()
+    }
+
+    fn window(&self) -> &[Entry] {
+        &self.transcript[self.transcript.len().saturating_sub(self.window)..]
+    }
+
+    /// Whether the setting has drifted, as far as the window shows: the latest mention of
+    /// the setting, or else the latest landing call's tool.
+    fn drifted(&self, kind: TaskKind) -> bool {
+        for entry in self.window().iter().rev() {
+            match entry {
+                Entry::Event(e) => {
+                    if let Some(v) = e.get(kind.mode_key()) {
+                        return drifted_value(kind, v);
+                    }
+                }
+                Entry::Call { tool, .. } if *tool == PUT || *tool == PUT_ALT => {
+                    return *tool == PUT_ALT;
+                }
+                Entry::Call { .. } => {}
+            }
+        }
+        false
+    }
+
+    /// The tool to land `id` with: `merge` if the window shows it is a duplicate.
+    fn land(&self, kind: TaskKind, id: &Value) -> Decision {
+        let dup = self.window().iter().any(|entry| {
+            matches!(entry, Entry::Event(e) if e.source == FETCH
+                && e.get("dup_of").is_some()
+                && e.get(kind.item_key()).is_some_and(|v| v.same(id)))
+        });
+        let tool = if dup {
+            SPECIAL
+        } else if self.drifted(kind) {
+            PUT_ALT
+        } else {
+            PUT
+        };
+        Decision::Call { tool, arg: int(id) }
+    }
+
+    /// The item of the latest refusal in the window, if it has not landed since.
+    fn pending(&self, kind: TaskKind) -> Option<&Value> {
+        for entry in self.window().iter().rev() {
+            if let Entry::Event(e) = entry {
+                if e.get(kind.ok_key()).is_some() || e.get("merged").is_some() {
+                    return None;
+                }
+                if e.get("error").is_some()
+                    && let Some(v) = e.get(kind.item_key())
+                {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    /// The remedy that fixed `code` in the window: the call just before its `fixed` event.
+    fn known_remedy(&self, code: &Value) -> Option<u16> {
+        let w = self.window();
+        w.windows(2).rev().find_map(|pair| match pair {
+            [Entry::Call { tool, .. }, Entry::Event(e)]
+                if e.get("fixed").is_some() && e.get("code").is_some_and(|c| c.same(code)) =>
+            {
+                Some(*tool)
+            }
+            _ => None,
+        })
+    }
+
+    fn last_call(&self) -> Option<(u16, Option<&Value>)> {
+        self.window().iter().rev().find_map(|entry| match entry {
+            Entry::Call { tool, arg } => Some((*tool, arg.as_ref())),
+            Entry::Event(_) => None,
+        })
+    }
+}
+
+impl Default for AppendOnly {
+    fn default() -> Self {
+        Self::new(Self::DEFAULT_WINDOW)
+    }
+}
+
+impl Controller<SuiteWorld> for AppendOnly {
+    fn name(&self) -> String {
+        format!("append-only(window {})", self.window)
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
+        // A new episode starts a new transcript; the old one's memory is released.
+        self.transcript = Vec::new();
+        self.kind = Some(view.world.config().kind);
+        if let Some(e) = view.workspace.event() {
+            self.transcript.push(Entry::Event(e.clone()));
+        }
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
+        let kind = view.world.config().kind;
+        let fetch = Decision::Call {
+            tool: FETCH,
+            arg: None,
+        };
+        let call = |tool| Decision::Call { tool, arg: None };
+        let Some(Entry::Event(e)) = self.transcript.last() else {
+            return Ok(fetch);
+        };
+        let item = e.get(kind.item_key());
+        Ok(match (classify(e, kind), item) {
+            (Ev::Done, _) => finish(view.layout, true)?,
+            (Ev::Fetched, Some(id)) => self.land(kind, id),
+            (Ev::Error("timeout"), Some(id)) => match self.last_call() {
+                Some((tool, Some(arg))) if arg.same(id) => Decision::Call { tool, arg: int(id) },
+                _ => self.land(kind, id),
+            },
+            (Ev::Error("unavailable" | "backoff") | Ev::Waiting, _) => call(WAIT),
+            (Ev::Error("expired"), _) => call(SPECIAL),
+            (Ev::Error("duplicate"), Some(id)) => Decision::Call {
+                tool: SPECIAL,
+                arg: int(id),
+            },
+            (Ev::Ready | Ev::Token, _) => match self.pending(kind) {
+                Some(id) => self.land(kind, &id.clone()),
+                None => fetch,
+            },
+            (Ev::Error("rejected"), Some(id)) => {
+                let tool = e
+                    .get("code")
+                    .and_then(|c| self.known_remedy(c))
+                    .unwrap_or(REMEDIES[0]);
+                Decision::Call { tool, arg: int(id) }
+            }
+            (Ev::Error("remedy_failed"), Some(id)) => {
+                let last = self.last_call().map_or(REMEDIES[0], |(t, _)| t);
+                let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
+                Decision::Call {
+                    tool: REMEDIES[(i + 1) % REMEDIES.len()],
+                    arg: int(id),
+                }
+            }
+            // A step whose predecessor was lost: ids are opaque, so the lost step cannot be
+            // named again. Nothing can succeed any more; give up.
+            (Ev::Error("dependency"), _) => finish(view.layout, false)?,
+            _ => fetch,
+        })
+    }
+
+    fn observe(&mut self, action: &Action<'_>, event: Option<&EventBuf>) {
+        if let Action::Act { tool, args } = action {
+            let arg = match args.first() {
+                Some(Arg::Lit(v)) => Some(v.to_owned()),
+                _ => None,
+            };
+            self.transcript.push(Entry::Call { tool: *tool, arg });
+        }
+        if let Some(e) = event {
+            self.transcript.push(Entry::Event(e.clone()));
+        }
+    }
+}
+
+/// A uniformly random legal template, seeded by the episode: the floor.
+#[derive(Clone, Debug, Default)]
+pub struct RandomAgent {
+    rng: SplitMix64,
+}
+
+impl Controller<SuiteWorld> for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        Needs {
+            obs: false,
+            mask: true,
+        }
+    }
+
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
+        self.rng = SplitMix64(view.world.seed() ^ 0x7261_6e64);
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, _: &mut SplitMix64) -> Result<Decision> {
+        let legal = view.mask.iter().filter(|&&m| m == 1).count();
+        if legal == 0 {
+            return Err(Error::new(ErrorKind::Workspace, "no legal template"));
+        }
+        let pick = (self.rng.next_u64() % legal as u64) as usize;
+        let t = view
+            .mask
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m == 1)
+            .nth(pick)
+            .map_or(0, |(i, _)| i);
+        Ok(Decision::Template(t))
+    }
+}

@@ -1,0 +1,419 @@
+//! Evaluating an agent on a range of seeds: what `evoharness eval` runs.
+//!
+//! Episode `s` of a range runs in organisation `organisations.start + s % organisations.len()`; the
+//! episodes of one organisation run in seed order on one workspace, so lessons carry over
+//! from one to the next, as they would for a deployed agent. Organisations run in parallel on
+//! up to `threads` threads. The report is the same whatever the thread count.
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use evoharness_runtime::{Agent, Controller, Error, ErrorKind, PolicyBuilder, Result, TraceSink};
+use serde::Serialize;
+
+use crate::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
+use crate::episode::{self, StepTimes, agent_config};
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
+
+/// A controller of suite agents, of any kind.
+pub type BoxedController = Box<dyn Controller<SuiteWorld> + Send>;
+
+/// Which agent to evaluate.
+#[derive(Clone, Debug)]
+pub enum AgentSpec {
+    /// [`AppendOnly`] with this window.
+    AppendOnly(usize),
+    /// [`StaticHarness`].
+    StaticHarness,
+    /// [`LeanHarness`].
+    LeanHarness,
+    /// [`Oracle`].
+    Oracle,
+    /// [`RandomAgent`].
+    Random,
+    /// A structured-v1 policy file made for the suite's [`CAPACITIES`], run greedily.
+    Policy(PathBuf, PolicyBuilder),
+}
+
+impl AgentSpec {
+    /// The baselines, in report order.
+    pub fn baselines() -> [AgentSpec; 5] {
+        [
+            AgentSpec::Oracle,
+            AgentSpec::StaticHarness,
+            AgentSpec::LeanHarness,
+            AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
+            AgentSpec::Random,
+        ]
+    }
+
+    /// The name used on the command line.
+    pub fn name(&self) -> String {
+        match self {
+            AgentSpec::AppendOnly(w) if *w == AppendOnly::DEFAULT_WINDOW => "append-only".into(),
+            AgentSpec::AppendOnly(w) => format!("append-only:{w}"),
+            AgentSpec::StaticHarness => "static-harness".into(),
+            AgentSpec::LeanHarness => "lean-harness".into(),
+            AgentSpec::Oracle => "oracle".into(),
+            AgentSpec::Random => "random".into(),
+            AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
+        }
+    }
+
+    /// A fresh controller.
+    pub fn build(&self) -> Result<BoxedController> {
+        Ok(match self {
+            AgentSpec::AppendOnly(w) => Box::new(AppendOnly::new(*w)),
+            AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
+            AgentSpec::LeanHarness => Box::new(LeanHarness),
+            AgentSpec::Oracle => Box::new(Oracle),
+            AgentSpec::Random => Box::new(RandomAgent::default()),
+            AgentSpec::Policy(path, builder) => {
+                let policy = builder.clone().commit_from_file(path)?;
+                let caps = policy.abi().capacities;
+                if caps != CAPACITIES {
+                    return Err(Error::new(
+                        ErrorKind::Config,
+                        format!(
+                            "the policy was made for capacities {caps:?}; the task suite needs \
+                             {CAPACITIES:?}"
+                        ),
+                    ));
+                }
+                // The policy itself: the controller a host's agent runs, greedy here.
+                Box::new(policy)
+            }
+        })
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = String;
+
+    /// `append-only`, `append-only:W`, `static-harness`, `lean-harness`, `oracle`, `random` or
+    /// `policy:PATH`
+    /// (loaded with the default [`PolicyBuilder`]).
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Ok(match s {
+            "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
+            "static-harness" => AgentSpec::StaticHarness,
+            "lean-harness" => AgentSpec::LeanHarness,
+            "oracle" => AgentSpec::Oracle,
+            "random" => AgentSpec::Random,
+            _ => {
+                if let Some(w) = s.strip_prefix("append-only:") {
+                    let w = w.parse::<usize>().ok().filter(|&w| w >= 2).ok_or_else(|| {
+                        format!("append-only:W needs a window W of at least 2, not {w:?}")
+                    })?;
+                    AgentSpec::AppendOnly(w)
+                } else if let Some(p) = s.strip_prefix("policy:").filter(|p| !p.is_empty()) {
+                    AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
+                } else {
+                    return Err(format!(
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, lean-harness, oracle, random or policy:PATH"
+                    ));
+                }
+            }
+        })
+    }
+}
+
+/// What to evaluate.
+#[derive(Clone, Debug)]
+pub struct EvalSpec {
+    /// The task (its kind, horizon and faults).
+    pub task: TaskConfig,
+    /// Episode seeds.
+    pub seeds: Range<u64>,
+    /// Organisations.
+    pub organisations: Range<u64>,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// A step limit per episode (the budget ends episodes long before it).
+    pub max_steps: u64,
+    /// Where to write every step's trace record (JSON lines, the agent's own format; see the
+    /// runtime's `trace` module): organisations in order, each one's episodes in seed order.
+    /// Tracing runs on one thread.
+    pub trace: Option<PathBuf>,
+}
+
+impl EvalSpec {
+    /// Seeds `seeds`, organisations 0 to 3, one thread per core.
+    pub fn new(task: TaskConfig, seeds: Range<u64>) -> Self {
+        Self {
+            task,
+            seeds,
+            organisations: 0..4,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_steps: u64::MAX,
+            trace: None,
+        }
+    }
+}
+
+/// Mean harness actions per episode, by verb.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ByVerb {
+    /// `track`.
+    pub track: f64,
+    /// `commit`.
+    pub commit: f64,
+    /// `recall`.
+    pub recall: f64,
+    /// `note`.
+    pub note: f64,
+}
+
+/// The result of an evaluation: what `evoharness eval --json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalReport {
+    /// The task's name.
+    pub task: String,
+    /// The agent's name.
+    pub agent: String,
+    /// The horizon.
+    pub horizon: u32,
+    /// The step budget of each episode.
+    pub budget: u32,
+    /// Episodes run.
+    pub episodes: u64,
+    /// Organisations they ran in.
+    pub organisations: u64,
+    /// Share of episodes that succeeded.
+    pub success_rate: f64,
+    /// Integrity violations over all episodes.
+    pub integrity_violations: u64,
+    /// Of which duplicates (repeated steps).
+    pub duplicates: u64,
+    /// Of which gaps.
+    pub gaps: u64,
+    /// Of which wrong writes.
+    pub wrong_writes: u64,
+    /// Integrity violations in episodes that succeeded (always 0: a violation fails one).
+    pub violations_in_successes: u64,
+    /// Mean steps per episode.
+    pub mean_steps: f64,
+    /// Mean world actions per episode.
+    pub mean_world_actions: f64,
+    /// Mean harness actions per episode.
+    pub mean_harness_actions: f64,
+    /// [`HARNESS_VERBS`] means per episode.
+    pub harness_actions_by_verb: ByVerb,
+    /// Mean budget spent per episode.
+    pub mean_cost: f64,
+    /// Mean return ([`super::reward`]) per episode.
+    pub mean_reward: f64,
+    /// Median time of one step (decide, apply, world), in microseconds.
+    pub p50_step_us: f64,
+    /// The 99th percentile.
+    pub p99_step_us: f64,
+    /// Wall-clock seconds.
+    pub wall_s: f64,
+    /// The process's peak resident memory so far, in KiB (Linux; `None` elsewhere). Run one
+    /// evaluation per process to read it as that evaluation's peak.
+    pub peak_rss_kib: Option<u64>,
+}
+
+impl EvalReport {
+    fn new(spec: &EvalSpec, agent: String, episodes: &[EpisodeStats], times: &StepTimes) -> Self {
+        let n = episodes.len().max(1) as f64;
+        let sum = |f: &dyn Fn(&EpisodeStats) -> f64| episodes.iter().map(f).sum::<f64>();
+        let count = |f: &dyn Fn(&EpisodeStats) -> u32| {
+            episodes.iter().map(|e| u64::from(f(e))).sum::<u64>()
+        };
+        let verb = |i: usize| sum(&|e| e.harness[i] as f64) / n;
+        debug_assert_eq!(HARNESS_VERBS.len(), 4);
+        Self {
+            task: spec.task.kind.name().into(),
+            agent,
+            horizon: spec.task.horizon,
+            budget: spec.task.budget(),
+            episodes: episodes.len() as u64,
+            organisations: spec
+                .organisations
+                .end
+                .saturating_sub(spec.organisations.start),
+            success_rate: sum(&|e| f64::from(u8::from(e.success))) / n,
+            integrity_violations: count(&|e| e.violations.total()),
+            duplicates: count(&|e| e.violations.duplicates),
+            gaps: count(&|e| e.violations.gaps),
+            wrong_writes: count(&|e| e.violations.wrong_writes),
+            violations_in_successes: episodes
+                .iter()
+                .filter(|e| e.success)
+                .map(|e| u64::from(e.violations.total()))
+                .sum(),
+            mean_steps: sum(&|e| e.steps as f64) / n,
+            mean_world_actions: sum(&|e| e.world_actions as f64) / n,
+            mean_harness_actions: sum(&|e| e.harness_actions() as f64) / n,
+            harness_actions_by_verb: ByVerb {
+                track: verb(0),
+                commit: verb(1),
+                recall: verb(2),
+                note: verb(3),
+            },
+            mean_cost: sum(&|e| f64::from(e.cost)) / n,
+            mean_reward: sum(&|e| e.reward) / n,
+            p50_step_us: times.quantile_us(0.5),
+            p99_step_us: times.quantile_us(0.99),
+            wall_s: 0.0,
+            peak_rss_kib: None,
+        }
+    }
+}
+
+/// Runs the evaluation; `progress(done, total)` is called after every episode (from worker
+/// threads). Returns the report and every episode's stats in seed order.
+pub fn run(
+    spec: &EvalSpec,
+    agent: &AgentSpec,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(EvalReport, Vec<EpisodeStats>)> {
+    if spec.seeds.is_empty() {
+        return Err(Error::new(ErrorKind::Config, "no seeds to evaluate"));
+    }
+    if spec.organisations.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Config,
+            "no organisations to evaluate in",
+        ));
+    }
+    let started = Instant::now();
+    let total = spec.seeds.end - spec.seeds.start;
+    let norg = spec.organisations.end - spec.organisations.start;
+    // Build one agent first, so that a bad policy file fails before any thread starts.
+    let probe = agent.build()?;
+    let name = match agent {
+        AgentSpec::Policy(..) => agent.name(),
+        _ => probe.name(),
+    };
+    let mut probe = Some(probe);
+    let organisations: Vec<u64> = (0..norg).collect();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let results = Mutex::new(Vec::<(u64, EpisodeStats)>::with_capacity(total as usize));
+    let times = Mutex::new(StepTimes::default());
+    let first_error = Mutex::new(None::<Error>);
+    let probe_slot = Mutex::new(probe.take());
+    let threads = if spec.trace.is_some() {
+        1
+    } else {
+        spec.threads.clamp(1, norg.min(total) as usize)
+    };
+    let trace = match &spec.trace {
+        Some(path) => Some(SharedFile::create(path)?),
+        None => None,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let work = || -> Result<()> {
+                    let taken = probe_slot.lock().ok().and_then(|mut p| p.take());
+                    let mut ctl = match taken {
+                        Some(c) => c,
+                        None => agent.build()?,
+                    };
+                    loop {
+                        let f = next.fetch_add(1, Ordering::Relaxed);
+                        if f >= organisations.len() as u64
+                            || first_error.lock().is_ok_and(|e| e.is_some())
+                        {
+                            return Ok(());
+                        }
+                        let organisation = spec.organisations.start + f;
+                        let first = spec.seeds.start + (f + norg - spec.seeds.start % norg) % norg;
+                        // A new organisation's agent starts without experience.
+                        let world = SuiteWorld::new(spec.task, organisation);
+                        let mut agent = Agent::new(ctl, world, agent_config(&spec.task, first))?;
+                        if let Some(t) = &trace {
+                            agent.set_trace(TraceSink::Json(Box::new(t.clone())))?;
+                        }
+                        let mut mine = Vec::new();
+                        let mut mine_times = StepTimes::default();
+                        let mut s = first;
+                        while s < spec.seeds.end {
+                            let stats =
+                                episode::run(&mut agent, s, spec.max_steps, Some(&mut mine_times))?;
+                            mine.push((s, stats));
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                            s += norg;
+                        }
+                        agent.set_trace(TraceSink::Off)?;
+                        ctl = agent.into_parts().0;
+                        if let Ok(mut t) = times.lock() {
+                            t.merge(&mine_times);
+                        }
+                        if let Ok(mut r) = results.lock() {
+                            r.extend(mine);
+                        }
+                    }
+                };
+                if let Err(e) = work()
+                    && let Ok(mut slot) = first_error.lock()
+                {
+                    slot.get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(s, _)| *s);
+    let episodes: Vec<EpisodeStats> = results.into_iter().map(|(_, e)| e).collect();
+    let times = times.into_inner().unwrap_or_default();
+    let mut report = EvalReport::new(spec, name, &episodes, &times);
+    report.wall_s = started.elapsed().as_secs_f64();
+    report.peak_rss_kib = peak_rss_kib();
+    Ok((report, episodes))
+}
+
+/// A trace file that agents write to one after another (a clone per agent).
+#[derive(Clone)]
+struct SharedFile(std::sync::Arc<Mutex<std::io::BufWriter<std::fs::File>>>);
+
+impl SharedFile {
+    fn create(path: &std::path::Path) -> Result<Self> {
+        let f = std::fs::File::create(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("creating the trace file {}", path.display()),
+            )
+            .with_source(e)
+        })?;
+        Ok(Self(std::sync::Arc::new(Mutex::new(
+            std::io::BufWriter::new(f),
+        ))))
+    }
+
+    fn lock(
+        &self,
+    ) -> std::io::Result<std::sync::MutexGuard<'_, std::io::BufWriter<std::fs::File>>> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("a thread writing the trace panicked"))
+    }
+}
+
+impl std::io::Write for SharedFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.lock()?.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.lock()?.flush()
+    }
+}
+
+/// `VmHWM` of `/proc/self/status`.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,417 @@
+//! The evoharness task suite: simulated long-horizon enterprise workflows that policies are
+//! trained and judged on, the baselines a trained policy must beat, the vectorised environment
+//! training steps, and the evaluation that compares them.
+//!
+//! Everything here runs on the runtime's one agent loop: a [`SuiteWorld`] is a runtime
+//! [`World`], the baselines are runtime [`Controller`]s, and evaluation and [`VecEnv`] step
+//! [`Agent`]s, so the figures `evoharness eval` prints are those of the loop a host embeds.
+//! Hosts that embed the runtime do not link this crate.
+//!
+//! ```
+//! use evoharness_runtime::{Agent, AgentConfig};
+//! use evoharness_suite::baselines::LeanHarness;
+//! use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind, episode};
+//!
+//! # fn main() -> evoharness_runtime::Result<()> {
+//! let task = TaskConfig::new(TaskKind::Migration, 100);
+//! let world = SuiteWorld::new(task, 7); // organisation 7
+//! let mut agent = Agent::new(LeanHarness, world, episode::agent_config(&task, 0))?;
+//! let stats = episode::run(&mut agent, 1, u64::MAX, None)?;
+//! assert!(stats.success);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # The three families
+//!
+//! Every task is a queue of work items (batches, customer records, API steps) that the agent
+//! fetches one at a time and must land **exactly once**, through eight world tools:
+//!
+//! | tool | migration | records | orchestration | what it does |
+//! | --- | --- | --- | --- | --- |
+//! | 0 | `read` | `next` | `next` | fetch the next item (`done` at the end) |
+//! | 1 | `write` | `update_a` | `call` | land an item before the drift |
+//! | 2 | `write_v2` | `update_b` | `call_alt` | land an item after the drift |
+//! | 3 | `wait` | `wait` | `wait` | let an outage pass |
+//! | 4–6 | `quarantine`, `transform`, `split` | `reconcile`, `overwrite`, `escalate` | `rollback`, `replay`, `compensate` | remedies for rejected items |
+//! | 7 | `verify` | `merge` | `auth` | the family's own tool |
+//!
+//! What the families share, because it is what a workspace is for:
+//!
+//! - **Partial observability.** The agent sees only the current event. An item's id is in the
+//!   event that fetched it and in the error that refused it, not in what comes after: an item
+//!   caught in an outage ([`SuiteWorld`] docs) must be remembered through the waits, or it is lost
+//!   (a gap). Fetching on instead of retrying loses it too.
+//! - **Drift.** Part-way through, one fetch result carries a changed setting (migration: the
+//!   target `schema` becomes 2; records: the accounts' `owner` becomes `b`; orchestration: the
+//!   `endpoint` fails over to `alt`), said once and never again. From then on items must be
+//!   landed with tool 2; tool 1 is still *accepted* but writes wrong data (an integrity
+//!   violation), so an agent acting on a stale belief fails.
+//! - **Recurring remedies.** Some items are rejected with an error `code`. Each organisation
+//!   (a seed of its own, apart from the task kind) has its own codes, each with one right
+//!   remedy among tools 4–6; finding it costs steps, and an agent that noted it (code → tool)
+//!   can apply it at once in the next episode of that organisation. Organisations differ, so
+//!   nothing can be hard-coded.
+//! - **Faults.** Transient timeouts (retry), outages (`wait` until ready; calling anything else
+//!   before that resets the back-off), rejected items (remedy).
+//!
+//! And what each family adds:
+//!
+//! - **migration**: `verify` reports how many batches landed.
+//! - **records**: updates arrive out of order (shuffled in blocks of eight), and some records
+//!   are duplicates (`dup_of`) that must be `merge`d: updating one is refused
+//!   (`error: duplicate`), and merging a record that is not a duplicate (a stale `dup_of`
+//!   belief) is a wrong write.
+//! - **orchestration**: calls need a token that expires (`error: expired`); `auth` renews it
+//!   but its result does not repeat the step, which must be remembered. A step may only run
+//!   after the one before it (`error: dependency`), and must never run twice.
+//!
+//! # Scoring
+//!
+//! An episode succeeds when the agent finishes claiming success and every item landed exactly
+//! once, with no wrong write ([`EpisodeStats`]). The learning signal is [`reward`]: per-step
+//! costs, and a success that gates an efficiency bonus.
+//!
+//! # Layout
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`world`] | [`SuiteWorld`], the simulator of all three families (a runtime [`World`]) |
+//! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
+//! | [`episode`] | scoring an agent's episode step by step ([`EpisodeStats`], [`reward`]), step times |
+//! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers |
+//! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
+//!
+//! [`World`]: evoharness_runtime::World
+//! [`Controller`]: evoharness_runtime::Controller
+//! [`Agent`]: evoharness_runtime::Agent
+
+pub mod baselines;
+pub mod episode;
+pub mod eval;
+pub mod vec_env;
+pub mod world;
+
+use std::fmt;
+use std::str::FromStr;
+
+use evoharness_core::{Capacities, Costs, Verb};
+use serde::Serialize;
+
+pub use vec_env::{Teacher, VecEnv};
+pub use world::SuiteWorld;
+
+/// The workspace capacities of the suite's policies: 16 facts, 8 steps, 4 lessons, 8 tools.
+pub const CAPACITIES: Capacities = Capacities {
+    facts: 16,
+    steps: 8,
+    lessons: 4,
+    tools: TOOLS as u16,
+};
+
+/// Every family has this many world tools.
+pub const TOOLS: usize = 8;
+
+/// Tool 0: fetch the next item.
+pub const FETCH: u16 = 0;
+/// Tool 1: land an item before the drift.
+pub const PUT: u16 = 1;
+/// Tool 2: land an item after the drift.
+pub const PUT_ALT: u16 = 2;
+/// Tool 3: wait.
+pub const WAIT: u16 = 3;
+/// Tools 4–6: the remedies.
+pub const REMEDIES: [u16; 3] = [4, 5, 6];
+/// Tool 7: the family's own tool (`verify`, `merge`, `auth`).
+pub const SPECIAL: u16 = 7;
+
+/// One of the three task families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TaskKind {
+    /// Move batches from a source to a target.
+    Migration,
+    /// Customer record management across systems.
+    Records,
+    /// A multi-step API workflow.
+    Orchestration,
+}
+
+impl TaskKind {
+    /// All three, in order.
+    pub const ALL: [TaskKind; 3] = [
+        TaskKind::Migration,
+        TaskKind::Records,
+        TaskKind::Orchestration,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TaskKind::Migration => "migration",
+            TaskKind::Records => "records",
+            TaskKind::Orchestration => "orchestration",
+        }
+    }
+
+    /// The tool names, in tool-index order: a policy's `evoharness.tool_names`.
+    pub const fn tool_names(self) -> [&'static str; TOOLS] {
+        match self {
+            TaskKind::Migration => [
+                "read",
+                "write",
+                "write_v2",
+                "wait",
+                "quarantine",
+                "transform",
+                "split",
+                "verify",
+            ],
+            TaskKind::Records => [
+                "next",
+                "update_a",
+                "update_b",
+                "wait",
+                "reconcile",
+                "overwrite",
+                "escalate",
+                "merge",
+            ],
+            TaskKind::Orchestration => [
+                "next",
+                "call",
+                "call_alt",
+                "wait",
+                "rollback",
+                "replay",
+                "compensate",
+                "auth",
+            ],
+        }
+    }
+
+    /// The key that names an item in events (`batch`, `record`, `step`).
+    pub const fn item_key(self) -> &'static str {
+        match self {
+            TaskKind::Migration => "batch",
+            TaskKind::Records => "record",
+            TaskKind::Orchestration => "step",
+        }
+    }
+
+    /// The key of the setting that drifts (`schema`, `owner`, `endpoint`).
+    pub const fn mode_key(self) -> &'static str {
+        match self {
+            TaskKind::Migration => "schema",
+            TaskKind::Records => "owner",
+            TaskKind::Orchestration => "endpoint",
+        }
+    }
+
+    /// The key of a landed item's result (`written`, `updated`, `called`).
+    pub const fn ok_key(self) -> &'static str {
+        match self {
+            TaskKind::Migration => "written",
+            TaskKind::Records => "updated",
+            TaskKind::Orchestration => "called",
+        }
+    }
+}
+
+impl fmt::Display for TaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TaskKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        TaskKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!("unknown task {s:?}: expected migration, records or orchestration")
+            })
+    }
+}
+
+/// How often things go wrong, per landing attempt (or per item, for item properties).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Faults {
+    /// A timeout: the item is refused and may be retried at once.
+    pub transient: f64,
+    /// An outage: the item is refused and the service is down for a while.
+    pub outage: f64,
+    /// Of the outages, the share that are long (24–64 waits instead of 2–6).
+    pub long_outage: f64,
+    /// Per item: it is rejected with an error code until its remedy is applied.
+    pub poison: f64,
+    /// Per item, records only: it is a duplicate of an earlier record.
+    pub duplicate: f64,
+    /// Orchestration only: calls a token lasts, at least (it lasts up to twice this).
+    pub token_calls: u32,
+}
+
+impl Default for Faults {
+    fn default() -> Self {
+        Self {
+            transient: 0.04,
+            outage: 0.02,
+            long_outage: 0.3,
+            poison: 0.03,
+            duplicate: 0.08,
+            token_calls: 40,
+        }
+    }
+}
+
+/// One task: a task kind, its size and its fault rates.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TaskConfig {
+    /// Which task kind.
+    pub kind: TaskKind,
+    /// How much work, in steps: an oracle needs about this many. From ~50 to 100,000.
+    pub horizon: u32,
+    /// Fault rates.
+    pub faults: Faults,
+    /// Where the drift happens, as a range of fractions of the items (`None`: no drift).
+    pub drift: Option<(f64, f64)>,
+}
+
+impl TaskConfig {
+    /// A task with the default faults and a drift between 20% and 70% of the items.
+    pub fn new(kind: TaskKind, horizon: u32) -> Self {
+        Self {
+            kind,
+            horizon,
+            faults: Faults::default(),
+            drift: Some((0.2, 0.7)),
+        }
+    }
+
+    /// How many items: about two and a half oracle steps each.
+    pub fn items(&self) -> u32 {
+        (self.horizon.saturating_mul(2) / 5).max(2)
+    }
+
+    /// The step budget: four times the horizon, plus 256 steps, so that one long outage (up
+    /// to 64 waits) fits even a short task. Enough for the static harness, which spends
+    /// about three harness actions per world action.
+    pub fn budget(&self) -> u32 {
+        self.horizon.saturating_mul(4).saturating_add(256)
+    }
+
+    /// Every action costs one step of budget (finishing is free).
+    pub fn costs(&self) -> Costs {
+        Costs::default()
+    }
+}
+
+/// Integrity violations: each one fails the episode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Violations {
+    /// An item landed twice (a repeated step, for orchestration).
+    pub duplicates: u32,
+    /// Items fetched or not, that never landed by the end.
+    pub gaps: u32,
+    /// Items landed with stale settings: the wrong tool after (or before) the drift, a merge of
+    /// a record that is no duplicate, a write of one that is.
+    pub wrong_writes: u32,
+}
+
+impl Violations {
+    /// All of them.
+    pub fn total(&self) -> u32 {
+        self.duplicates + self.gaps + self.wrong_writes
+    }
+}
+
+/// What one episode did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct EpisodeStats {
+    /// Finished claiming success, with every item landed exactly once and nothing wrong.
+    pub success: bool,
+    /// `Some(claim)` if the agent finished; `None` if it ran out of budget or steps.
+    pub finished: Option<bool>,
+    /// What went wrong with the data.
+    pub violations: Violations,
+    /// Steps taken.
+    pub steps: u64,
+    /// World actions among them.
+    pub world_actions: u64,
+    /// Harness actions by verb: track, commit, recall, note.
+    pub harness: [u64; 4],
+    /// Budget spent.
+    pub cost: u32,
+    /// The sum of [`reward`] over the episode.
+    pub reward: f64,
+    /// Items in the task.
+    pub items: u32,
+    /// Items that landed.
+    pub landed: u32,
+}
+
+impl EpisodeStats {
+    /// Harness actions of every verb.
+    pub fn harness_actions(&self) -> u64 {
+        self.harness.iter().sum()
+    }
+}
+
+/// The harness verbs in the order of [`EpisodeStats::harness`].
+pub const HARNESS_VERBS: [&str; 4] = ["track", "commit", "recall", "note"];
+
+/// The index of a harness verb in [`EpisodeStats::harness`]; `None` for act and finish.
+pub fn harness_index(verb: Verb) -> Option<usize> {
+    match verb {
+        Verb::Track => Some(0),
+        Verb::Commit => Some(1),
+        Verb::Recall => Some(2),
+        Verb::Note => Some(3),
+        Verb::Act | Verb::Finish => None,
+    }
+}
+
+/// The learning signal.
+///
+/// - **Every step** costs `STEP_PENALTY × cost / budget`: an action's share of the budget, so
+///   the whole budget costs `STEP_PENALTY` (0.1) whatever the horizon. Harness actions cost
+///   budget like world actions, so a needless `track` or `recall` lowers the return.
+/// - **At the end**, a success earns `1 + EFFICIENCY × (1 − spent / budget)`: success gates
+///   the efficiency bonus (at most `EFFICIENCY`, 0.5), as in cost-aware RL. A failure with an
+///   integrity violation earns `VIOLATION` (−0.5); any other failure 0.
+///
+/// `reward(cost, budget, end)` is one step's reward; `end` is `Some(stats)` on the last step.
+pub mod reward {
+    use crate::EpisodeStats;
+
+    /// What spending the whole budget costs.
+    pub const STEP_PENALTY: f64 = 0.1;
+    /// The largest efficiency bonus.
+    pub const EFFICIENCY: f64 = 0.5;
+    /// A failure that damaged data.
+    pub const VIOLATION: f64 = -0.5;
+
+    /// One step's reward.
+    pub fn step(cost: u32, budget: u32, end: Option<&EpisodeStats>) -> f64 {
+        let budget = f64::from(budget.max(1));
+        let mut r = -STEP_PENALTY * f64::from(cost) / budget;
+        if let Some(s) = end {
+            if s.success {
+                r += 1.0 + EFFICIENCY * (1.0 - (f64::from(s.cost) / budget).min(1.0));
+            } else if s.violations.total() > 0 {
+                r += VIOLATION;
+            }
+        }
+        r
+    }
+}
+
+pub(crate) use evoharness_runtime::rng::mix;
+
+/// A draw in `[0, 1)` from a mixed word.
+pub(crate) fn unit(x: u64) -> f64 {
+    (x >> 11) as f64 / (1u64 << 53) as f64
+}

@@ -1,0 +1,482 @@
+//! [`VecEnv`]: many worlds of one task stepped in one call, for training.
+//!
+//! Each of the `n` environments is an [`Agent`] over a [`SuiteWorld`], with a workspace of the
+//! suite's [`CAPACITIES`] and decisions from outside ([`External`]): a step is
+//! [`Agent::step_with`], the path every agent takes. One [`VecEnv::step`] takes one template index per
+//! environment and writes, into the caller's buffers, each environment's next observation
+//! (structured-v1, `obs_len` floats), its mask (`actions` bytes, 1 = legal), the step's reward
+//! ([`super::reward`]) and a done flag. An environment whose episode ended is reset at once
+//! with its next seed (its observation is then the new episode's first), and the ended
+//! episode's stats are kept for [`VecEnv::last_episode`]. Experience carries over between the
+//! episodes of one environment, which stays in one organisation.
+//!
+//! Environment `i` runs organisation `organisations.start + i % organisations.len()` and, for its `k`-th
+//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, organisations)`. With
+//! groups ([`VecEnv::grouped`], for group-relative policy optimisation) the `group`
+//! environments `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds
+//! instead: `organisations.start + g % organisations.len()` and `seed + g + k·(n / group)`.
+//!
+//! After construction a step allocates nothing.
+
+use std::ops::Range;
+
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Agent, Controller, Decision, Error, ErrorKind, External, Result};
+
+use crate::baselines::{LeanHarness, Oracle};
+use crate::episode::{Score, agent_config};
+use crate::world::SuiteWorld;
+use crate::{CAPACITIES, EpisodeStats, TaskConfig};
+
+/// One environment of a [`VecEnv`].
+pub type Env = Agent<SuiteWorld, External>;
+
+/// A rule-based agent whose choice can be asked for in any state, for imitation learning
+/// ([`VecEnv::teacher_actions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Teacher {
+    /// [`LeanHarness`]: sees only what a policy sees, so a policy can imitate it exactly.
+    Lean,
+    /// [`Oracle`]: reads the hidden state; an upper bound, not fully imitable.
+    Oracle,
+}
+
+/// Many environments of one task; see the [module docs](self).
+pub struct VecEnv {
+    agents: Vec<Env>,
+    scores: Vec<Score>,
+    episodes: Vec<u64>,
+    last: Vec<Option<EpisodeStats>>,
+    seed: u64,
+    group: usize,
+    obs_len: usize,
+    actions: usize,
+}
+
+impl VecEnv {
+    /// `n` environments (at least 1) of `task`, in organisations `organisations` (not empty),
+    /// seeded from `seed`. Their first episodes start at once: read them with
+    /// [`VecEnv::observe`].
+    pub fn new(task: TaskConfig, n: usize, organisations: Range<u64>, seed: u64) -> Result<Self> {
+        Self::grouped(task, n, 1, organisations, seed)
+    }
+
+    /// Like [`VecEnv::new`], in groups of `group` environments that run the same organisation
+    /// and the same sequence of seeds (see the [module docs](self)); `group` must divide `n`.
+    pub fn grouped(
+        task: TaskConfig,
+        n: usize,
+        group: usize,
+        organisations: Range<u64>,
+        seed: u64,
+    ) -> Result<Self> {
+        if group == 0 || !n.is_multiple_of(group) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("groups of {group} do not divide {n} environments"),
+            ));
+        }
+        if n == 0 {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "a VecEnv needs at least one environment",
+            ));
+        }
+        if organisations.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "a VecEnv needs at least one organisation",
+            ));
+        }
+        let norg = organisations.end - organisations.start;
+        let mut agents = Vec::with_capacity(n);
+        let mut scores = Vec::with_capacity(n);
+        for i in 0..n {
+            let g = (i / group) as u64;
+            let world = SuiteWorld::new(task, organisations.start + g % norg);
+            let agent = Agent::new(
+                External(CAPACITIES),
+                world,
+                agent_config(&task, seed.wrapping_add(g)),
+            )?;
+            scores.push(Score::begin(&agent));
+            agents.push(agent);
+        }
+        let layout = *agents[0].layout();
+        Ok(Self {
+            agents,
+            scores,
+            episodes: vec![0; n],
+            last: vec![None; n],
+            seed,
+            group,
+            obs_len: layout.obs_len(),
+            actions: layout.actions(),
+        })
+    }
+
+    /// Environments per group (1 without groups).
+    pub fn group(&self) -> usize {
+        self.group
+    }
+
+    /// Environments.
+    pub fn len(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// Never: a VecEnv has at least one environment.
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty()
+    }
+
+    /// Floats in one environment's observation.
+    pub fn obs_len(&self) -> usize {
+        self.obs_len
+    }
+
+    /// Templates in one environment's mask.
+    pub fn actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Environment `i`'s agent (its world and workspace), if there is one.
+    pub fn env(&self, i: usize) -> Option<&Env> {
+        self.agents.get(i)
+    }
+
+    /// The stats of environment `i`'s current episode so far.
+    pub fn current_episode(&self, i: usize) -> Option<&EpisodeStats> {
+        self.scores.get(i).map(Score::stats)
+    }
+
+    /// The stats of environment `i`'s last finished episode.
+    pub fn last_episode(&self, i: usize) -> Option<&EpisodeStats> {
+        self.last.get(i).and_then(Option::as_ref)
+    }
+
+    /// Episodes environment `i` has finished.
+    pub fn episodes(&self, i: usize) -> u64 {
+        self.episodes.get(i).copied().unwrap_or(0)
+    }
+
+    fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
+        let want = self.agents.len() * per;
+        if buf.len() == want {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "{what} has {} elements; {} environments need {want}",
+                    buf.len(),
+                    self.agents.len()
+                ),
+            ))
+        }
+    }
+
+    /// Writes, for every environment, the template `teacher` would choose in its current state
+    /// (the one its last observation shows): labels for imitation, such as DAgger's on states
+    /// a learning policy visits. Allocation-free.
+    pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
+        self.check_len("out", out, 1)?;
+        // The rules draw nothing at random.
+        let mut rng = SplitMix64(0);
+        for (i, r) in self.agents.iter().enumerate() {
+            let view = r.view();
+            let d = match teacher {
+                Teacher::Lean => LeanHarness.decide(&view, &mut rng),
+                Teacher::Oracle => Oracle.decide(&view, &mut rng),
+            }?;
+            let Decision::Template(t) = d else {
+                return Err(Error::new(
+                    ErrorKind::Workspace,
+                    format!("environment {i}: the teacher chose no template"),
+                ));
+            };
+            out[i] = t as u32;
+        }
+        Ok(())
+    }
+
+    /// Writes every environment's current observation and mask.
+    pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
+        self.check_len("obs", obs, self.obs_len)?;
+        self.check_len("mask", mask, self.actions)?;
+        for (i, r) in self.agents.iter().enumerate() {
+            write(r, i, self.obs_len, self.actions, obs, mask)?;
+        }
+        Ok(())
+    }
+
+    /// Steps every environment with its template in `actions`; see the [module docs](self).
+    ///
+    /// Every action is checked before any is applied: if one is not legal now, or a buffer has
+    /// the wrong length, nothing changes and the error names the environment.
+    pub fn step(
+        &mut self,
+        actions: &[u32],
+        obs: &mut [f32],
+        mask: &mut [u8],
+        reward: &mut [f32],
+        done: &mut [u8],
+    ) -> Result<()> {
+        self.check_len("actions", actions, 1)?;
+        self.check_len("obs", obs, self.obs_len)?;
+        self.check_len("mask", mask, self.actions)?;
+        self.check_len("reward", reward, 1)?;
+        self.check_len("done", done, 1)?;
+        for (i, (r, &a)) in self.agents.iter().zip(actions).enumerate() {
+            r.check(&Decision::Template(a as usize)).map_err(|e| {
+                Error::new(
+                    ErrorKind::Config,
+                    format!("environment {i}: {}", e.message()),
+                )
+            })?;
+        }
+        let groups = (self.agents.len() / self.group) as u64;
+        for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
+            let decision = Decision::Template(actions[i] as usize);
+            let report = r.step_with(&decision)?.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Workspace,
+                    format!("environment {i}: its episode is over"),
+                )
+            })?;
+            reward[i] = score.step(r, &report) as f32;
+            let over = r.is_over();
+            done[i] = u8::from(over);
+            if over {
+                self.last[i] = Some(*score.stats());
+                self.episodes[i] += 1;
+                let k = self.episodes[i];
+                let g = (i / self.group) as u64;
+                r.start_task(
+                    self.seed
+                        .wrapping_add(g)
+                        .wrapping_add(k.wrapping_mul(groups)),
+                );
+                *score = Score::begin(r);
+            }
+            write(r, i, self.obs_len, self.actions, obs, mask)?;
+        }
+        Ok(())
+    }
+}
+
+fn write(
+    r: &Env,
+    i: usize,
+    obs_len: usize,
+    actions: usize,
+    obs: &mut [f32],
+    mask: &mut [u8],
+) -> Result<()> {
+    let layout = r.layout();
+    let ws = r.workspace();
+    let o = &mut obs[i * obs_len..(i + 1) * obs_len];
+    let m = &mut mask[i * actions..(i + 1) * actions];
+    layout
+        .encode(ws, o)
+        .and_then(|()| layout.mask(ws, m).map(|_| ()))
+        .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TaskKind;
+    use evoharness_runtime::View;
+
+    /// Picks the first legal template after a rotating offset: cheap, varied, legal.
+    fn pick(mask: &[u8], salt: usize) -> u32 {
+        let n = mask.len();
+        (0..n)
+            .map(|k| (k + salt * 7) % n)
+            .find(|&t| mask[t] == 1)
+            .unwrap_or(0) as u32
+    }
+
+    #[test]
+    fn steps_write_every_buffer_and_auto_reset() {
+        let task = TaskConfig::new(TaskKind::Orchestration, 50);
+        let mut v = VecEnv::new(task, 3, 0..2, 7).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; 3 * ol];
+        let mut mask = vec![0; 3 * al];
+        let (mut rew, mut done) = (vec![0.0; 3], vec![0; 3]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut ends = 0;
+        for s in 0..2_000 {
+            let acts: Vec<u32> = (0..3)
+                .map(|i| pick(&mask[i * al..(i + 1) * al], s + i))
+                .collect();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            ends += done.iter().filter(|&&d| d == 1).count();
+            for i in 0..3 {
+                assert!(
+                    mask[i * al..(i + 1) * al].contains(&1),
+                    "a fresh or running env has a legal move"
+                );
+                if done[i] == 1 {
+                    assert!(v.last_episode(i).is_some());
+                    assert_eq!(v.current_episode(i).unwrap().steps, 0, "reset at once");
+                }
+            }
+        }
+        assert!(ends > 0);
+        assert_eq!(ends as u64, (0..3).map(|i| v.episodes(i)).sum::<u64>());
+    }
+
+    #[test]
+    fn following_the_lean_teacher_succeeds() {
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::new(kind, 200);
+            let n = 4;
+            let mut v = VecEnv::new(task, n, 0..2, 3).unwrap();
+            let (ol, al) = (v.obs_len(), v.actions());
+            let mut obs = vec![0.0; n * ol];
+            let mut mask = vec![0; n * al];
+            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+            let mut acts = vec![0u32; n];
+            v.observe(&mut obs, &mut mask).unwrap();
+            while (0..n).any(|i| v.episodes(i) < 2) {
+                v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
+                for (i, &a) in acts.iter().enumerate() {
+                    assert_eq!(
+                        mask[i * al + a as usize],
+                        1,
+                        "the teacher's choice is legal"
+                    );
+                }
+                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                    .unwrap();
+                for i in 0..n {
+                    if done[i] == 1 {
+                        let s = v.last_episode(i).unwrap();
+                        assert!(s.success, "{kind} env {i}: {s:?}");
+                        assert!(rew[i] > 1.0);
+                    }
+                }
+            }
+            assert!(v.teacher_actions(Teacher::Oracle, &mut acts[1..]).is_err());
+        }
+    }
+
+    #[test]
+    fn a_group_runs_the_same_episodes() {
+        let task = TaskConfig::new(TaskKind::Records, 50);
+        let (n, g) = (6, 3);
+        let mut v = VecEnv::grouped(task, n, g, 0..5, 40).unwrap();
+        assert!(VecEnv::grouped(task, n, 4, 0..5, 40).is_err());
+        assert!(VecEnv::grouped(task, n, 0, 0..5, 40).is_err());
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        let mut acts = vec![0u32; n];
+        v.observe(&mut obs, &mut mask).unwrap();
+        for i in 0..n {
+            let same = i / g * g;
+            assert_eq!(obs[i * ol..(i + 1) * ol], obs[same * ol..(same + 1) * ol]);
+        }
+        while (0..n).any(|i| v.episodes(i) < 2) {
+            v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+        }
+        // Following the same teacher, a group's members ran identical episodes.
+        for i in 0..n {
+            let first = i / g * g;
+            assert_eq!(v.last_episode(i), v.last_episode(first), "env {i}");
+            assert_eq!(
+                v.env(i).unwrap().world().seed(),
+                v.env(first).unwrap().world().seed()
+            );
+        }
+        assert_ne!(
+            v.env(0).unwrap().world().seed(),
+            v.env(g).unwrap().world().seed()
+        );
+    }
+
+    #[test]
+    fn a_bad_action_or_buffer_changes_nothing() {
+        let task = TaskConfig::new(TaskKind::Migration, 50);
+        let mut v = VecEnv::new(task, 2, 0..1, 0).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; 2 * ol];
+        let mut mask = vec![0; 2 * al];
+        let (mut rew, mut done) = (vec![0.0; 2], vec![0; 2]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let legal = pick(&mask[..al], 0);
+        let illegal = (0..al).find(|&t| mask[al + t] == 0).unwrap() as u32;
+        let e = v
+            .step(&[legal, illegal], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap_err();
+        assert!(e.to_string().contains("environment 1"), "{e}");
+        assert_eq!(
+            v.current_episode(0).unwrap().steps,
+            0,
+            "environment 0 did not step either"
+        );
+        assert!(
+            v.step(&[legal], &mut obs, &mut mask, &mut rew, &mut done)
+                .is_err()
+        );
+        assert!(
+            v.step(
+                &[legal, legal],
+                &mut obs[1..],
+                &mut mask,
+                &mut rew,
+                &mut done
+            )
+            .is_err()
+        );
+        assert!(VecEnv::new(task, 0, 0..1, 0).is_err());
+        assert!(VecEnv::new(task, 1, 3..3, 0).is_err());
+    }
+
+    /// The same episode through a VecEnv and through an agent with its own controller gives
+    /// the same stats.
+    #[test]
+    fn agrees_with_an_agent() {
+        struct Rotating(usize);
+        impl Controller<SuiteWorld> for Rotating {
+            fn capacities(&self) -> evoharness_core::Capacities {
+                CAPACITIES
+            }
+            fn decide(
+                &mut self,
+                view: &View<'_, SuiteWorld>,
+                _: &mut SplitMix64,
+            ) -> Result<Decision> {
+                self.0 += 1;
+                Ok(Decision::Template(pick(view.mask, self.0) as usize))
+            }
+        }
+        let task = TaskConfig::new(TaskKind::Records, 50);
+        let mut v = VecEnv::new(task, 1, 5..6, 11).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let (mut obs, mut mask) = (vec![0.0; ol], vec![0; al]);
+        let (mut rew, mut done) = (vec![0.0], vec![0]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut total = 0.0f64;
+        let mut k = 0;
+        while done[0] == 0 {
+            k += 1;
+            v.step(&[pick(&mask, k)], &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            total += f64::from(rew[0]);
+        }
+        let world = SuiteWorld::new(task, 5);
+        let mut a = Agent::new(Rotating(0), world, agent_config(&task, 11)).unwrap();
+        let stats = crate::episode::run(&mut a, 11, u64::MAX, None).unwrap();
+        let vs = v.last_episode(0).unwrap();
+        assert_eq!(stats, *vs);
+        assert!((stats.reward - total).abs() < 1e-4);
+    }
+}

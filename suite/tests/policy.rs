@@ -1,0 +1,72 @@
+//! `evoharness eval` with a policy runs the loop a host embeds: an evaluation of the shipped
+//! policy takes the same actions, in the same number of steps, as an [`Agent`] driven by hand
+//! with that policy on the same seeds, and scores them the same.
+
+use std::path::PathBuf;
+
+use evoharness_runtime::{Agent, Backend, PolicyBuilder, TraceSink};
+use evoharness_suite::episode::{self, agent_config};
+use evoharness_suite::eval::{self, AgentSpec, EvalSpec};
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind};
+
+fn shipped() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/policies/generalist.onnx")
+}
+
+/// Trace lines without their wall time, which differs between runs.
+fn steps(jsonl: &str) -> Vec<serde_json::Value> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("latency_ns");
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn eval_runs_a_policy_through_the_agent() {
+    let builder = PolicyBuilder::new().backend(Backend::Tract);
+    let task = TaskConfig::new(TaskKind::Orchestration, 120);
+    let dir = std::env::temp_dir().join(format!("evoharness-policy-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let traced = dir.join("eval.jsonl");
+    let spec = EvalSpec {
+        organisations: 7..8,
+        threads: 1,
+        trace: Some(traced.clone()),
+        ..EvalSpec::new(task, 40..43)
+    };
+    let agent = AgentSpec::Policy(shipped(), builder.clone());
+    let (report, episodes) = eval::run(&spec, &agent, &|_, _| {}).unwrap();
+    assert_eq!(report.episodes, 3);
+
+    // The same three episodes by hand: one agent for the organisation, seeds in order.
+    let by_hand = dir.join("by-hand.jsonl");
+    let policy = builder.commit_from_file(shipped()).unwrap();
+    let mut a = Agent::new(policy, SuiteWorld::new(task, 7), agent_config(&task, 40)).unwrap();
+    let file = std::fs::File::create(&by_hand).unwrap();
+    a.set_trace(TraceSink::Json(Box::new(std::io::BufWriter::new(file))))
+        .unwrap();
+    let mine: Vec<_> = (40..43)
+        .map(|seed| episode::run(&mut a, seed, u64::MAX, None).unwrap())
+        .collect();
+    a.set_trace(TraceSink::Off).unwrap();
+
+    let (e, h) = (
+        std::fs::read_to_string(&traced).unwrap(),
+        std::fs::read_to_string(&by_hand).unwrap(),
+    );
+    let (e, h) = (steps(&e), steps(&h));
+    assert!(!e.is_empty());
+    assert_eq!(e, h, "the same actions, outcomes and costs, step by step");
+    let total: u64 = mine.iter().map(|s| s.steps).sum();
+    assert_eq!(e.len() as u64, total, "one trace line per step");
+    assert_eq!(episodes, mine, "the same stats, rewards included");
+    assert!(
+        mine.iter().any(|s| s.success),
+        "the shipped policy does the task"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,223 @@
+//! The task suite as a whole: the baselines separate as the suite promises, on seeds no other
+//! test uses; episodes are deterministic; an evaluation does not depend on its thread count;
+//! lessons carry over within an organisation.
+//!
+//! The bars here are the suite's acceptance criteria: the oracle solves (nearly) every
+//! episode, the static harness succeeds at horizon 1,000 while spending more harness actions
+//! than world actions, the append-only transcript's success falls clearly as the horizon
+//! grows, and random is near zero.
+
+use evoharness_core::{Action, Capacities, EventBuf, Value};
+use evoharness_runtime::rng::SplitMix64;
+use evoharness_runtime::{Agent, Controller, Decision, Needs, Result, View};
+use evoharness_suite::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
+use evoharness_suite::episode::{self, agent_config};
+use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec};
+use evoharness_suite::{EpisodeStats, SuiteWorld, TaskConfig, TaskKind};
+
+/// Seeds no other test uses.
+const HELD_OUT: std::ops::Range<u64> = 9_000..9_060;
+
+fn report(kind: TaskKind, horizon: u32, agent: AgentSpec) -> EvalReport {
+    let spec = EvalSpec {
+        organisations: 100..104,
+        ..EvalSpec::new(TaskConfig::new(kind, horizon), HELD_OUT)
+    };
+    eval::run(&spec, &agent, &|_, _| {}).unwrap().0
+}
+
+#[test]
+fn the_baselines_separate_in_every_task_kind() {
+    for kind in TaskKind::ALL {
+        for h in [50, 1_000] {
+            let o = report(kind, h, AgentSpec::Oracle);
+            assert!(o.success_rate >= 0.98, "{kind} h={h}: oracle {o:?}");
+        }
+        let s = report(kind, 1_000, AgentSpec::StaticHarness);
+        assert!(s.success_rate >= 0.9, "{kind}: static harness {s:?}");
+        assert!(
+            s.mean_harness_actions > s.mean_world_actions,
+            "{kind}: the static harness pays in harness actions: {s:?}"
+        );
+        let short = report(kind, 50, AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW));
+        let long = report(
+            kind,
+            1_000,
+            AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
+        );
+        assert!(
+            short.success_rate >= 0.7 && long.success_rate <= short.success_rate - 0.4,
+            "{kind}: append-only should fall with the horizon: {} at 50, {} at 1000",
+            short.success_rate,
+            long.success_rate
+        );
+        assert_eq!(
+            long.mean_harness_actions, 0.0,
+            "append-only never edits the workspace"
+        );
+        // Rules that see only what a policy sees reach the oracle's success with a fraction
+        // of the static harness's harness actions: the bar a trained policy is held to.
+        let l = report(kind, 1_000, AgentSpec::LeanHarness);
+        assert!(l.success_rate >= 0.98, "{kind}: lean harness {l:?}");
+        assert!(
+            l.mean_harness_actions * 3.0 <= s.mean_harness_actions && l.mean_harness_actions > 0.0,
+            "{kind}: lean {} vs static {} harness actions",
+            l.mean_harness_actions,
+            s.mean_harness_actions
+        );
+        let r = report(kind, 1_000, AgentSpec::Random);
+        assert!(r.success_rate <= 0.02, "{kind}: random {r:?}");
+        assert_eq!(s.violations_in_successes, 0);
+    }
+}
+
+/// Records every decision, to compare traces.
+struct Recording<C> {
+    inner: C,
+    decisions: Vec<String>,
+}
+
+impl<C: Controller<SuiteWorld>> Controller<SuiteWorld> for Recording<C> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn capacities(&self) -> Capacities {
+        self.inner.capacities()
+    }
+    fn needs(&self) -> Needs {
+        self.inner.needs()
+    }
+    fn begin(&mut self, view: &View<'_, SuiteWorld>) {
+        self.inner.begin(view);
+    }
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, rng: &mut SplitMix64) -> Result<Decision> {
+        let d = self.inner.decide(view, rng)?;
+        self.decisions.push(format!("{d:?}"));
+        Ok(d)
+    }
+    fn observe(&mut self, action: &Action<'_>, event: Option<&EventBuf>) {
+        self.decisions.push(format!("{event:?}"));
+        self.inner.observe(action, event);
+    }
+}
+
+fn trace(
+    kind: TaskKind,
+    ctl: impl Controller<SuiteWorld>,
+    seed: u64,
+) -> (EpisodeStats, Vec<String>) {
+    let rec = Recording {
+        inner: ctl,
+        decisions: Vec::new(),
+    };
+    let task = TaskConfig::new(kind, 300);
+    let mut agent = Agent::new(rec, SuiteWorld::new(task, 7), agent_config(&task, seed)).unwrap();
+    agent.controller_mut().decisions.clear();
+    let stats = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
+    (stats, agent.into_parts().0.decisions)
+}
+
+#[test]
+fn the_same_seed_gives_the_same_trace() {
+    for kind in TaskKind::ALL {
+        let a = trace(kind, StaticHarness::default(), 3);
+        assert_eq!(a, trace(kind, StaticHarness::default(), 3), "{kind}");
+        assert_ne!(a.1, trace(kind, StaticHarness::default(), 4).1, "{kind}");
+        let l = trace(kind, LeanHarness, 3);
+        assert_eq!(l, trace(kind, LeanHarness, 3), "{kind}");
+        let r = trace(kind, RandomAgent::default(), 3);
+        assert_eq!(r, trace(kind, RandomAgent::default(), 3), "{kind}");
+        let p = trace(kind, AppendOnly::new(16), 3);
+        assert_eq!(p, trace(kind, AppendOnly::new(16), 3), "{kind}");
+    }
+}
+
+#[test]
+fn an_evaluation_does_not_depend_on_its_threads() {
+    let task = TaskConfig::new(TaskKind::Records, 200);
+    let run = |threads| {
+        let spec = EvalSpec {
+            threads,
+            organisations: 0..3,
+            ..EvalSpec::new(task, 0..30)
+        };
+        eval::run(&spec, &AgentSpec::StaticHarness, &|_, _| {})
+            .unwrap()
+            .1
+    };
+    assert_eq!(run(1), run(3));
+}
+
+#[test]
+fn lessons_carry_over_within_an_organisation_and_differ_between_them() {
+    let mut task = TaskConfig::new(TaskKind::Migration, 300);
+    task.faults.poison = 0.2;
+    let mut failures = Vec::new();
+    for org in [1, 2] {
+        let rec = Recording {
+            inner: StaticHarness::default(),
+            decisions: Vec::new(),
+        };
+        let mut agent =
+            Agent::new(rec, SuiteWorld::new(task, org), agent_config(&task, 0)).unwrap();
+        let mut first_failed = 0;
+        let mut later_failed = 0;
+        for seed in 0..6 {
+            agent.controller_mut().decisions.clear();
+            let stats = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
+            assert!(stats.success, "organisation {org} seed {seed}: {stats:?}");
+            let failed = agent
+                .controller()
+                .decisions
+                .iter()
+                .filter(|d| d.contains("remedy_failed"))
+                .count();
+            if seed == 0 {
+                first_failed = failed;
+            } else {
+                later_failed += failed;
+            }
+        }
+        // Every lesson maps one of the organisation's codes to that code's remedy.
+        let codes = agent.world().codes();
+        let lessons = agent.workspace().experience().lessons();
+        assert_eq!(lessons.len(), 3, "organisation {org}: one lesson per code");
+        for l in lessons {
+            let Value::Text(t) = &l.trigger else {
+                panic!("trigger {:?}", l.trigger)
+            };
+            let code: u16 = t.trim_start_matches('E').parse().unwrap();
+            let (_, remedy) = codes.iter().find(|(c, _)| *c == code).unwrap();
+            assert_eq!(l.remedy, Value::Int(i64::from(*remedy)));
+        }
+        assert!(
+            first_failed > 0,
+            "organisation {org}: discovering remedies costs steps"
+        );
+        assert_eq!(
+            later_failed, 0,
+            "organisation {org}: a noted remedy is applied at once"
+        );
+        failures.push(codes);
+    }
+    assert_ne!(
+        failures[0], failures[1],
+        "organisations have their own codes"
+    );
+}
+
+#[test]
+fn the_oracle_is_within_budget_at_every_horizon() {
+    for kind in TaskKind::ALL {
+        for h in [50, 100, 10_000] {
+            let task = TaskConfig::new(kind, h);
+            let mut agent =
+                Agent::new(Oracle, SuiteWorld::new(task, 0), agent_config(&task, 0)).unwrap();
+            for seed in 0..3 {
+                let s = episode::run(&mut agent, seed, u64::MAX, None).unwrap();
+                assert!(s.success, "{kind} h={h} seed={seed}: {s:?}");
+                assert!(s.cost < task.budget() / 2, "{kind} h={h}: {s:?}");
+            }
+        }
+    }
+}
