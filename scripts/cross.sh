@@ -5,10 +5,11 @@
 #   scripts/cross.sh aarch64 [--no-ort]   64-bit Arm (aarch64-unknown-linux-gnu)
 #   scripts/cross.sh armv7 [--no-ort]     32-bit Arm, hard float (armv7-unknown-linux-gnueabihf);
 #                                         tract only: PyPI has no ONNX Runtime for it
-#   scripts/cross.sh sizes                release-size builds of the C library for aarch64
+#   scripts/cross.sh sizes                release-size builds of the embedding library for aarch64
 #
 # For an architecture it builds (debug: the comparison needs no speed) the `evoharness` tool,
-# libevoharness.{a,so} and the C example, for the host and for the target, and then runs each
+# libevoharness.{a,so} (the embedding API), libevoharness_suite.{a,so} (with the task suite)
+# and the C example (which uses the suite), for the host and for the target, and then runs each
 # comparison below on both and compares what they wrote, file by file, with
 # scripts/cross-compare.py (timings left out; checkpoint files byte for byte):
 #
@@ -92,27 +93,31 @@ for i in $(seq 0 $(($(nproc) - 1))); do printf "processor\t: %d\n$cpuinfo\n\n" "
     >"$prefix/proc/cpuinfo"
 on_target() { "$qemu" -cpu "$cpu" -L "$prefix" "$@"; }
 
-# The C example's build line, the one place to adapt when the library's link line changes:
-# c_example CC LIB_DIR static|shared OUT [MORE_FLAGS...].
+# The C example's build line, the one place to adapt when its link line changes:
+# c_example CC LIB_DIR static|shared OUT. It uses the task suite, so it links
+# libevoharness_suite (which carries the embedding API too).
 c_example() {
     local cc="$1" dir="$2" link="$3" exe="$4"
-    shift 4
-    local flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1 examples/c/agent.c -Ibindings/c/include "$@")
+    local flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1 examples/c/agent.c
+        -Ibindings/c/include -Ibindings/suite-c/include)
     if [ "$link" = static ]; then
         # shellcheck disable=SC2046 # one word per library
-        "$cc" "${flags[@]}" "$dir/libevoharness.a" -Wl,-z,noexecstack \
+        "$cc" "${flags[@]}" "$dir/libevoharness_suite.a" -Wl,-z,noexecstack \
             $(cat bindings/c/static-libs.txt) -o "$exe"
     else
-        "$cc" "${flags[@]}" -L"$dir" -levoharness -Wl,-rpath,"$dir" -o "$exe"
+        "$cc" "${flags[@]}" -L"$dir" -levoharness_suite -Wl,-rpath,"$dir" -o "$exe"
     fi
 }
+# Its inputs, for relinking only when one changed.
+c_example_inputs=(examples/c/agent.c bindings/c/include/evoharness.h
+    bindings/suite-c/include/evoharness_suite.h "$root/scripts/cross.sh")
 
 if [ "$arch" = sizes ]; then
-    # The embedding library as a product ships it: release-size (opt-level z, fat LTO, stripped,
-    # panics abort), without tract (ONNX Runtime loaded at run time only) and with it (the
-    # default, built last so that release-size/ keeps it). Both libraries share their file
-    # names, so each is copied to cross/sizes/VARIANT/ before the next build.
-    row() { printf '%-28s %16s %16s %22s\n' "$@"; }
+    # The embedding library (no task suite) as a product ships it: release-size (opt-level z,
+    # fat LTO, stripped, panics abort), without tract (ONNX Runtime loaded at run time only)
+    # and with it (the default, built last so that release-size/ keeps it). Both share their
+    # file names, so each is copied to cross/sizes/VARIANT/ before the next build.
+    row() { printf '%-28s %18s %18s %14s\n' "$@"; }
     rows=()
     for variant in onnxruntime-only tract; do
         features=()
@@ -122,35 +127,37 @@ if [ "$arch" = sizes ]; then
         keep="$tdir/cross/sizes/$variant"
         mkdir -p "$keep"
         cp "$tdir/$triple/release-size/libevoharness.so" "$tdir/$triple/release-size/libevoharness.a" "$keep/"
-        # The archive holds every object with its symbols; what a program gains from it is what
-        # this stripped, statically linked C example gains.
-        c_example "$gnu-gcc" "$keep" static "$keep/agent" -Os -Wl,--gc-sections -s
+        # The archive holds every object with its symbols; the shared library's loaded text
+        # and data are closer to what a program gains from it.
+        loaded="$("$gnu-size" "$keep/libevoharness.so" | awk 'NR == 2 { print $1 + $2 }')"
         rows+=("$(row "$variant" "$(stat -c %s "$keep/libevoharness.so")" \
-            "$(stat -c %s "$keep/libevoharness.a")" "$(stat -c %s "$keep/agent")")")
+            "$(stat -c %s "$keep/libevoharness.a")" "$loaded")")
     done
-    say "the size-built C example runs (tract, under $qemu)"
-    (cd "$keep" && on_target ./agent "$policy" agent.ckpt tract | tail -n 2)
     echo
-    row "evoharness-c, $triple" "libevoharness.so" "libevoharness.a" "C example, static"
+    row "evoharness-c, $triple" "libevoharness.so" "libevoharness.a" ".so text+data"
     printf '%s\n' "${rows[@]}"
-    echo "(bytes; $(rustc -V); $("$gnu-gcc" --version | head -n 1))"
+    echo "(bytes; $(rustc -V))"
     exit 0
 fi
 
-say "build the tool and the C library, host and $triple (debug)"
-# No -p for the tool: its package may move; the binary's name does not.
-cargo build --locked --bin evoharness
-cargo build --locked --bin evoharness --target "$triple"
-cargo build --locked -p evoharness-c
-cargo build --locked -p evoharness-c --target "$triple"
+say "build the tool and the C libraries, host and $triple (debug)"
+# The host's two builds are the very commands of examples/train/run.sh and .ci/run (the same
+# packages select the same features), so in .ci/run they are already built.
+cargo build --locked -p evoharness-cli --bin evoharness
+cargo build --locked -p evoharness-cli --bin evoharness --target "$triple"
+cargo build --locked -p evoharness-c -p evoharness-suite-c
+cargo build --locked -p evoharness-c -p evoharness-suite-c --target "$triple"
 host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
 
+# Linking against the debug archive takes seconds: only when the program is older than its inputs.
+fresh() {
+    local exe="$1" dir="$2" f
+    for f in "$dir/libevoharness_suite.a" "$dir/libevoharness_suite.so" "${c_example_inputs[@]}"; do
+        [ "$exe" -nt "$f" ] || return 1
+    done
+}
 bin="$tdir/cross/$arch/bin"
 mkdir -p "$bin/host" "$bin/$arch"
-# Linking against the debug archive takes seconds: only when the program is older than its inputs.
-fresh() { [ "$1" -nt "$2/libevoharness.a" ] && [ "$1" -nt "$2/libevoharness.so" ] &&
-    [ "$1" -nt examples/c/agent.c ] && [ "$1" -nt bindings/c/include/evoharness.h ] &&
-    [ "$1" -nt "$root/scripts/cross.sh" ]; }
 for link in static shared; do
     fresh "$bin/host/agent-$link" "$host_lib" || c_example cc "$host_lib" "$link" "$bin/host/agent-$link"
     fresh "$bin/$arch/agent-$link" "$target_lib" ||
@@ -195,9 +202,9 @@ compare() {
 }
 
 # The eval of the shipped policy, greedy: two organisations of two episodes each (each second
-# episode recalls what the first noted). When eval writes a per-step trace, add
-# `--trace trace.jsonl` here and the traces are compared too.
-eval=(eval --agent "policy:$policy" --task migration --horizon 250 --families 2 --threads 1 --json)
+# episode recalls what the first noted), with its per-step trace.
+eval=(eval --agent "policy:$policy" --task migration --horizon 250 --families 2 --threads 1 --json
+    --trace trace.jsonl)
 
 backends=(tract)
 [ "$ort" = 1 ] && backends+=(onnxruntime)
