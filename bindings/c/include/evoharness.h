@@ -810,6 +810,30 @@ typedef struct evoharness_event {
 } evoharness_event;
 
 /**
+ * Caps on what a policy file may declare, checked before any inference session exists; a
+ * file over one is refused with `POLICY`, the limit named in the last error. 0 for a field
+ * means its default (`evoharness_policy_options_default` writes the defaults).
+ */
+typedef struct evoharness_policy_limits {
+    /**
+     * The file's size in bytes (default 256 MiB).
+     */
+    uint64_t max_file_bytes;
+    /**
+     * Nodes in the graph and all its subgraphs (default 100,000).
+     */
+    uint64_t max_nodes;
+    /**
+     * Elements of any one tensor the file declares (default 2^26).
+     */
+    uint64_t max_tensor_elements;
+    /**
+     * Bytes all constant tensors declare together (default 256 MiB).
+     */
+    uint64_t max_constant_bytes;
+} evoharness_policy_limits;
+
+/**
  * How to load a policy. Fill it with `evoharness_policy_options_default`, then change what you
  * need.
  */
@@ -840,6 +864,10 @@ typedef struct evoharness_policy_options {
      * of failing with `DEVICE`.
      */
     bool cpu_fallback;
+    /**
+     * What loading the file may cost at most: a policy file is untrusted input.
+     */
+    struct evoharness_policy_limits limits;
 } evoharness_policy_options;
 
 /**
@@ -1366,7 +1394,7 @@ evoharness_status evoharness_layout_json(const struct evoharness_capacities *cap
 
 /**
  * Fills `*out` with the defaults: automatic backend, the default library lookup, the CPU, the
- * backend's default threads, no fallback. Any thread.
+ * backend's default threads, no fallback, the default limits. Any thread.
  *
  * Errors: `NULL_ARGUMENT`.
  *

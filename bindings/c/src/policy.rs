@@ -3,7 +3,7 @@
 use std::ffi::c_char;
 use std::path::PathBuf;
 
-use evoharness_runtime::{Active, Backend, Device, Policy, PolicyBuilder};
+use evoharness_runtime::{Active, Backend, Device, Policy, PolicyBuilder, PolicyLimits};
 
 use crate::ffi::{self, Castable, Error, guard, guard_value};
 use crate::status::evoharness_status;
@@ -72,6 +72,24 @@ pub struct evoharness_policy_options {
     /// Whether an unavailable device falls back to the CPU (with a warning in the log) instead
     /// of failing with `DEVICE`.
     pub cpu_fallback: bool,
+    /// What loading the file may cost at most: a policy file is untrusted input.
+    pub limits: evoharness_policy_limits,
+}
+
+/// Caps on what a policy file may declare, checked before any inference session exists; a
+/// file over one is refused with `POLICY`, the limit named in the last error. 0 for a field
+/// means its default (`evoharness_policy_options_default` writes the defaults).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_policy_limits {
+    /// The file's size in bytes (default 256 MiB).
+    pub max_file_bytes: u64,
+    /// Nodes in the graph and all its subgraphs (default 100,000).
+    pub max_nodes: u64,
+    /// Elements of any one tensor the file declares (default 2^26).
+    pub max_tensor_elements: u64,
+    /// Bytes all constant tensors declare together (default 256 MiB).
+    pub max_constant_bytes: u64,
 }
 
 /// The contract a loaded policy declares, as checked.
@@ -107,7 +125,7 @@ pub struct evoharness_policy_abi {
 }
 
 /// Fills `*out` with the defaults: automatic backend, the default library lookup, the CPU, the
-/// backend's default threads, no fallback. Any thread.
+/// backend's default threads, no fallback, the default limits. Any thread.
 ///
 /// Errors: `NULL_ARGUMENT`.
 ///
@@ -126,6 +144,15 @@ pub unsafe extern "C" fn evoharness_policy_options_default(
             device_id: 0,
             threads: 0,
             cpu_fallback: false,
+            limits: {
+                let d = PolicyLimits::default();
+                evoharness_policy_limits {
+                    max_file_bytes: d.max_file_bytes,
+                    max_nodes: d.max_nodes,
+                    max_tensor_elements: d.max_tensor_elements,
+                    max_constant_bytes: d.max_constant_bytes,
+                }
+            },
         });
         Ok(())
     })
@@ -171,10 +198,19 @@ unsafe fn builder(options: *const evoharness_policy_options) -> ffi::Result<Poli
             )));
         }
     };
+    let d = PolicyLimits::default();
+    let or = |v: u64, default: u64| if v == 0 { default } else { v };
+    let limits = PolicyLimits {
+        max_file_bytes: or(o.limits.max_file_bytes, d.max_file_bytes),
+        max_nodes: or(o.limits.max_nodes, d.max_nodes),
+        max_tensor_elements: or(o.limits.max_tensor_elements, d.max_tensor_elements),
+        max_constant_bytes: or(o.limits.max_constant_bytes, d.max_constant_bytes),
+    };
     let mut b = PolicyBuilder::new()
         .backend(backend)
         .device(device)
-        .cpu_fallback(o.cpu_fallback);
+        .cpu_fallback(o.cpu_fallback)
+        .limits(limits);
     if o.threads > 0 {
         b = b.threads(o.threads as usize);
     }

@@ -335,6 +335,25 @@ static void test_policy(void) {
     bad.device = 3;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
 
+    /* Limits: the defaults are written; one set too low refuses the file and names it; 0
+     * means the default. */
+    CHECK(o.limits.max_file_bytes == 256u << 20 && o.limits.max_nodes == 100000);
+    CHECK(o.limits.max_tensor_elements == 1u << 26 && o.limits.max_constant_bytes == 256u << 20);
+    bad = o;
+    bad.limits.max_nodes = 2;
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    CHECK(error_mentions("more than 2 nodes"));
+    bad = o;
+    bad.limits.max_file_bytes = 1000;
+    EXPECT(EVOHARNESS_STATUS_POLICY, evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    CHECK(error_mentions("a policy file may have"));
+    bad = o;
+    bad.limits.max_nodes = 0;
+    bad.limits.max_file_bytes = 0;
+    OK(evoharness_policy_load(fixture("mlp.onnx"), &bad, &p));
+    evoharness_policy_free(p);
+    p = NULL;
+
     /* Bad model files, each with a precise message. */
     EXPECT(EVOHARNESS_STATUS_IO, evoharness_policy_load(fixture("missing.onnx"), &o, &p));
     CHECK(error_mentions("missing.onnx"));
