@@ -3,7 +3,7 @@
 //! A policy downloaded from the wrong place must not crash, hang or exhaust the host. Before
 //! any inference session exists, [`PolicyLimits::check`] reads the file's ONNX structure (with
 //! prost, which refuses malformed bytes and nests no deeper than its recursion limit) and
-//! refuses, with [`ErrorKind::Policy`](crate::ErrorKind::Policy) and the limit named, a file
+//! refuses, with [`ErrorKind::Policy`] and the limit named, a file
 //! that is too large, has too many nodes (subgraphs included), declares a tensor with too many
 //! elements or a negative dimension, or whose constant tensors (initialisers and tensor
 //! attributes, subgraphs included) declare more bytes than allowed. The defaults admit policies
