@@ -713,11 +713,12 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 format!("the workspace refused {action:?}: {e}"),
             )
         })?;
-        self.steps += 1;
+        // Saturating: a resumed checkpoint's counters are untrusted.
+        self.steps = self.steps.saturating_add(1);
         match &action {
-            Action::Act { .. } => self.world_actions += 1,
+            Action::Act { .. } => self.world_actions = self.world_actions.saturating_add(1),
             Action::Finish { .. } => {}
-            _ => self.harness += 1,
+            _ => self.harness = self.harness.saturating_add(1),
         }
         if let Outcome::Call(call) = &outcome {
             let event = self.world.call(call);

@@ -326,13 +326,13 @@ impl SuiteWorld {
 
     fn land(&mut self, id: u32, wrong: bool) {
         if get(&self.landed, id) {
-            self.violations.duplicates += 1;
+            self.violations.duplicates = self.violations.duplicates.saturating_add(1);
         } else {
             set(&mut self.landed, id);
             self.landed_count += 1;
         }
         if wrong {
-            self.violations.wrong_writes += 1;
+            self.violations.wrong_writes = self.violations.wrong_writes.saturating_add(1);
         }
     }
 
@@ -379,7 +379,7 @@ impl SuiteWorld {
             );
         }
         if !get(&self.landed, id) {
-            self.attempts += 1;
+            self.attempts = self.attempts.wrapping_add(1);
             let r = unit(mix(self.seed ^ FAULT, self.attempts));
             let f = self.config.faults;
             if r < f.transient {
@@ -557,7 +557,7 @@ impl SuiteWorld {
             && seen.iter().zip(&landed).all(|(s, l)| l & !s == 0)
             && tail_clear(&seen)
             && tail_clear(&landed)
-            && block.iter().all(|&b| b < n.max(1))
+            && seen == delivered_set(self.config.kind, n, delivered, &block)?
             && outage_left <= outage_len
             && violations.gaps == 0;
         consistent.then(|| SuiteWorld {
@@ -722,7 +722,7 @@ impl World for SuiteWorld {
                 ],
             ),
             (SPECIAL, TaskKind::Orchestration) => {
-                self.tokens += 1;
+                self.tokens = self.tokens.wrapping_add(1);
                 self.token_left = self.token_ttl();
                 let mut s = heapless::String::new();
                 let _ = write!(
@@ -761,6 +761,34 @@ fn organisation_codes(organisation: u64) -> [(u16, u16); 3] {
         }
     }
     codes
+}
+
+/// The items delivered after `delivered` fetches: in order, or for records the whole blocks
+/// before the current one and the first `delivered % BLOCK` slots of `block`, which must then
+/// hold a permutation of the current block's items. `None` if `block` does not.
+fn delivered_set(kind: TaskKind, n: u32, delivered: u32, block: &[u32; BLOCK]) -> Option<Vec<u64>> {
+    let mut want = vec![0u64; (n as usize).div_ceil(64)];
+    let (whole, pos) = if kind == TaskKind::Records {
+        let b = delivered / BLOCK as u32 * BLOCK as u32;
+        (b, (delivered - b) as usize)
+    } else {
+        (delivered, 0)
+    };
+    for i in 0..whole {
+        set(&mut want, i);
+    }
+    if pos > 0 {
+        let len = ((n - whole) as usize).min(BLOCK);
+        let mut slots = block[..len].to_vec();
+        slots.sort_unstable();
+        if !slots.iter().copied().eq(whole..whole + len as u32) {
+            return None;
+        }
+        for &i in &block[..pos] {
+            set(&mut want, i);
+        }
+    }
+    Some(want)
 }
 
 fn get(set: &[u64], i: u32) -> bool {
@@ -1110,6 +1138,29 @@ mod tests {
                 "another organisation"
             );
             assert_eq!(format!("{elsewhere:?}"), before);
+        }
+    }
+
+    /// Found by the checkpoint fuzz target: a records world whose item count is no multiple
+    /// of the shuffle block (horizon 50: 20 items) refused its own cursor once its last, short
+    /// block had started, so an agent's own checkpoint stopped resuming.
+    #[test]
+    fn a_records_world_restores_its_own_cursor_in_a_short_last_block() {
+        let cfg = TaskConfig::new(TaskKind::Records, 50);
+        let mut a = SuiteWorld::new(cfg, 2);
+        a.reset(3);
+        let fetch = ToolCall {
+            tool: FETCH,
+            args: heapless::Vec::new(),
+        };
+        for k in 0..a.items() + 1 {
+            a.call(&fetch);
+            let mut cursor = Vec::new();
+            assert!(a.save_cursor(&mut cursor));
+            let mut b = SuiteWorld::new(cfg, 2);
+            b.restore_cursor(&cursor)
+                .unwrap_or_else(|e| panic!("after {} fetches: {e}", k + 1));
+            assert_eq!(format!("{b:?}"), format!("{a:?}"));
         }
     }
 
