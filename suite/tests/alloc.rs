@@ -3,7 +3,8 @@
 //! harness, the lean harness and the random baseline. (The append-only baseline's transcript grows by design.)
 //! Counted by a global allocator that counts per thread, as in `alloc.rs`.
 
-#[path = "common/counting.rs"]
+// The runtime's counting allocator, shared rather than copied.
+#[path = "../../runtime/tests/common/counting.rs"]
 mod counting;
 
 use counting::{Counting, allocs};
