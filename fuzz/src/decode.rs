@@ -144,7 +144,7 @@ pub fn frame_snapshot(body: &[u8]) -> Vec<u8> {
 }
 
 /// CRC-32/ISO-HDLC (zlib's), bit by bit: the checksum snapshots end with.
-fn crc32(bytes: &[u8]) -> u32 {
+pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &b in bytes {
         crc ^= u32::from(b);

@@ -1,4 +1,4 @@
-//! Fuzz checks for `evoharness-core`, as ordinary functions.
+//! Fuzz checks for `evoharness-core` and the runtime's checkpoints, as ordinary functions.
 //!
 //! Each fuzz target in `fuzz_targets/` is one call into this crate, so the checks are plain,
 //! tested code: the unit tests run every checked-in seed through them on stable Rust, and a
@@ -10,6 +10,8 @@
 //! | --- | --- |
 //! | [`decode`] | untrusted bytes into frames (plain, streamed, COBS) and snapshot restores |
 //! | [`apply`] | a few header bytes choose a workspace; the rest is a script for `core`'s interpreter |
+//! | [`apply_fast`] | one small inline workspace, many actions per input, only cheap checks per action |
+//! | [`checkpoint`] | untrusted bytes resumed as a suite agent's checkpoint |
 //! | [`session`] | one scripted task that uses every action and outcome, for seeds and baselines |
 //! | [`seeds`] | the checked-in seed corpus, generated (`cargo run --example seeds`) |
 //!
@@ -17,6 +19,8 @@
 //! reports as a crash.
 
 pub mod apply;
+pub mod apply_fast;
+pub mod checkpoint;
 pub mod decode;
 pub mod seeds;
 pub mod session;

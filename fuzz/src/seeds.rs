@@ -1,5 +1,11 @@
-//! The checked-in seed corpus, generated: `cargo run --example seeds` rewrites `corpus/`, and the
-//! tests here fail when it is stale or when a seed no longer reaches what it was made for.
+//! The checked-in seed corpus, generated: `cargo run --example seeds` rewrites the seeds in
+//! `corpus/`, and the tests here fail when they are stale or when a seed no longer reaches what
+//! it was made for.
+//!
+//! Beside the seeds, `corpus/<target>/` keeps the inputs that longer fuzzing runs found and
+//! minimised (`fuzz/grow.sh`): files named as libFuzzer names them, by the SHA-1 of their
+//! contents ([`found`]). The generator leaves them alone, and a test replays every one through
+//! its target.
 //!
 //! - `decode`: every action, outcome and event variant of the [`session`] as a plain frame,
 //!   one of each message kind COBS-framed, and snapshots of the two capacity sets `decode`
@@ -7,6 +13,11 @@
 //! - `apply`: scripts for `core`'s interpreter (header first, see [`Setup::from_header`]):
 //!   every template in turn, the session replayed as postcard actions, budgets running out,
 //!   tables filling up and being evicted, events and snapshots.
+//! - `apply_fast`: inputs for [`apply_fast`](crate::apply_fast) ([`Op`]): every template in
+//!   turn, the session as postcard actions, budgets running out, tables filling up.
+//! - `checkpoint`: the setup byte and the checkpoint of a suite agent driven by the lean
+//!   harness ([`checkpoint::seed`]), for every task kind, at its start, after a few steps, and
+//!   at its end; and a checkpoint whose world cursor is garbage.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -20,11 +31,19 @@ use evoharness_core::{
 };
 
 use crate::apply::{HEADER, Setup};
+use crate::apply_fast::{self, Op};
+use crate::checkpoint;
 use crate::decode::{self, LARGE, LargeInline, SMALL, SmallInline};
 use crate::session::{self, Item};
 
-/// The fuzz targets that have a corpus, in `corpus/<target>/`.
-pub const TARGETS: [&str; 2] = ["decode", "apply"];
+/// The fuzz targets, each with a corpus in `corpus/<target>/`.
+pub const TARGETS: [&str; 4] = ["decode", "apply", "apply_fast", "checkpoint"];
+
+/// Whether a corpus file was found by fuzzing rather than generated here: libFuzzer names the
+/// inputs it keeps by the SHA-1 of their contents, 40 lowercase hex digits.
+pub fn found(name: &str) -> bool {
+    name.len() == 40 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
 
 /// One seed file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +60,8 @@ pub struct Seed {
 pub fn all() -> Vec<Seed> {
     let mut seeds = decode_seeds();
     seeds.extend(apply_seeds());
+    seeds.extend(apply_fast_seeds());
+    seeds.extend(checkpoint_seeds());
     seeds
 }
 
@@ -49,7 +70,8 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }
 
-/// Writes every seed under `dir/<target>/` and removes any other file there.
+/// Writes every seed under `dir/<target>/` and removes any other file there but the
+/// [`found`] inputs.
 pub fn write(dir: &Path) -> io::Result<()> {
     let seeds = all();
     for target in TARGETS {
@@ -58,7 +80,9 @@ pub fn write(dir: &Path) -> io::Result<()> {
         for entry in fs::read_dir(&sub)? {
             let entry = entry?;
             let name = entry.file_name();
-            if !seeds.iter().any(|s| s.target == target && *s.name == *name) {
+            let keep = name.to_str().is_some_and(found)
+                || seeds.iter().any(|s| s.target == target && *s.name == *name);
+            if !keep {
                 fs::remove_file(entry.path())?;
             }
         }
@@ -69,9 +93,10 @@ pub fn write(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// How `dir` differs from the generated corpus: one line per missing, changed or extra file.
+/// How `dir` differs from the generated corpus: one line per missing, changed or extra file
+/// ([`found`] inputs are not extra).
 pub fn stale(dir: &Path) -> io::Result<Vec<String>> {
-    let mut found = BTreeMap::new();
+    let mut seen = BTreeMap::new();
     for target in TARGETS {
         let sub = dir.join(target);
         if !sub.exists() {
@@ -80,21 +105,22 @@ pub fn stale(dir: &Path) -> io::Result<Vec<String>> {
         for entry in fs::read_dir(&sub)? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            found.insert(format!("{target}/{name}"), fs::read(entry.path())?);
+            if !found(&name) {
+                seen.insert(format!("{target}/{name}"), fs::read(entry.path())?);
+            }
         }
     }
     let mut diff = Vec::new();
     for s in all() {
         let path = format!("{}/{}", s.target, s.name);
-        match found.remove(&path) {
+        match seen.remove(&path) {
             None => diff.push(format!("missing: {path}")),
             Some(b) if b != s.bytes => diff.push(format!("changed: {path}")),
             Some(_) => {}
         }
     }
     diff.extend(
-        found
-            .into_keys()
+        seen.into_keys()
             .map(|path| format!("not generated: {path}")),
     );
     Ok(diff)
@@ -469,6 +495,183 @@ fn apply_seeds() -> Vec<Seed> {
     seeds
 }
 
+/// `apply_fast` inputs ([`apply_fast::encode`]).
+fn apply_fast_seeds() -> Vec<Seed> {
+    use apply_fast::Val::{Bool, Float, Int, Text};
+    use evoharness_core::Template as T;
+
+    let layout = Layout::new(apply_fast::CAPACITIES);
+    let t = |t: T| {
+        let i = layout.index(t).expect("the template is in the layout");
+        Op::Template(u8::try_from(i).expect("the layout fits a byte"))
+    };
+    let observe = |kind: u8, source: u8, fields: &[(u8, apply_fast::Val)]| Op::Observe {
+        kind,
+        source,
+        fields: fields.to_vec(),
+    };
+    let eight = [
+        (0, Int(64 + 42)),
+        (1, Text(2)),
+        (2, Bool(1)),
+        (3, Float(3)),
+        (4, Int(64 + 7)),
+        (5, Text(0)),
+        (8 + 1, Bool(0)),
+        (8 * 2 + 3, Int(0)),
+    ];
+    // Configuration bytes: costs `COSTS[b % 4]`, budget `BUDGETS[b / 4 % 4]`.
+    let (default_64, default_max, uneven_4, dear_max) = (8, 12, 2, 15);
+    let seed = |name: &str, config: u8, ops: &[Op]| Seed {
+        target: "apply_fast",
+        name: format!("ops-{name}"),
+        bytes: apply_fast::encode(config, ops),
+    };
+
+    // Every template but the finishing ones, which would end the walk, then finishing.
+    let mut ops = vec![observe(0, 1, &eight[..5])];
+    ops.extend(
+        (0..layout.actions())
+            .filter(|&i| !matches!(layout.template(i), Some(T::Finish { .. })))
+            .map(|i| Op::Template(u8::try_from(i).expect("the layout fits a byte"))),
+    );
+    ops.push(t(T::Finish { success: true }));
+    let mut seeds = vec![seed("walk", default_max, &ops)];
+
+    // The session, as postcard actions after an event with the fields it points at.
+    let mut ops = vec![observe(0, 1, &eight[..5])];
+    for item in session::items() {
+        ops.push(match item {
+            Item::Observe(_) => observe(1, 0, &[(3, Int(64 + 29))]),
+            Item::Apply(a) => Op::Action(a),
+        });
+    }
+    ops.extend([Op::Reset, t(T::Recall { field: 0 })]);
+    seeds.push(seed("session", default_64, &ops));
+
+    // A tight budget under uneven costs: act until refused, start over, finish.
+    let act = T::Act {
+        tool: 2,
+        arg: Some(evoharness_core::obs::Source::Field(0)),
+    };
+    seeds.push(seed(
+        "budget",
+        uneven_4,
+        &[
+            observe(0, 2, &eight[..2]),
+            t(act),
+            t(T::Track { field: 0 }),
+            t(act),
+            t(T::Recall { field: 1 }),
+            Op::Reset,
+            t(T::Finish { success: false }),
+            t(T::Track { field: 0 }),
+        ],
+    ));
+
+    // Fill every table from two events with overlapping keys, then evict.
+    let mut ops = vec![observe(0, 3, &eight)];
+    for f in 0..8 {
+        ops.extend([
+            t(T::Track { field: f }),
+            t(T::Plan { field: f }),
+            t(T::NoteField { field: f }),
+        ]);
+    }
+    ops.push(observe(2, 1, &[(0, Int(1)), (2, Bool(0)), (4, Text(2))]));
+    for f in 0..3 {
+        ops.extend([
+            t(T::Track { field: f }),
+            t(T::Recall { field: f }),
+            t(T::Rate {
+                lesson: 0,
+                helpful: f % 2 == 0,
+            }),
+        ]);
+    }
+    ops.extend([
+        t(T::Step {
+            step: 0,
+            verb: StepVerb::Start,
+        }),
+        t(T::Cursor { field: 2 }),
+        t(T::Step {
+            step: 0,
+            verb: StepVerb::Fail,
+        }),
+        t(T::Step {
+            step: 0,
+            verb: StepVerb::Retry,
+        }),
+        t(T::NoteFact { fact: 2 }),
+        t(T::Compress),
+        t(T::Consolidate),
+        t(T::Retract { fact: 0 }),
+        t(T::Confirm { fact: 1 }),
+        Op::Reset,
+        t(T::Recall { field: 0 }),
+    ]);
+    seeds.push(seed("fill-evict", default_max, &ops));
+
+    // Every action costs u16::MAX: only the largest budget affords any.
+    seeds.push(seed(
+        "dear",
+        dear_max,
+        &[
+            observe(0, 1, &eight[..2]),
+            t(T::Track { field: 1 }),
+            t(T::Plan { field: 0 }),
+            t(T::Finish { success: true }),
+            t(T::Track { field: 0 }),
+        ],
+    ));
+    seeds
+}
+
+/// `checkpoint` inputs: suite agents' checkpoints ([`checkpoint::seed`]).
+fn checkpoint_seeds() -> Vec<Seed> {
+    use checkpoint::Setup;
+    use evoharness_suite::TaskKind;
+    use evoharness_suite::baselines::LeanHarness;
+
+    // Horizon 120: 48 items, a whole number of the records world's shuffle blocks (see the
+    // ignored test in `checkpoint` for what 20 items do).
+    let mut seeds = Vec::new();
+    for kind in TaskKind::ALL {
+        let setup = Setup { kind, horizon: 120 };
+        for (at, steps) in [
+            ("start", 0),
+            ("step-10", 10),
+            ("step-40", 40),
+            ("end", u64::MAX),
+        ] {
+            seeds.push(Seed {
+                target: "checkpoint",
+                name: format!("ckpt-{kind}-120-{at}"),
+                bytes: checkpoint::seed(setup, LeanHarness, steps),
+            });
+        }
+    }
+    let setup = Setup {
+        kind: TaskKind::Migration,
+        horizon: 400,
+    };
+    seeds.push(Seed {
+        target: "checkpoint",
+        name: "ckpt-migration-400-step-150".into(),
+        bytes: checkpoint::seed(setup, LeanHarness, 150),
+    });
+    // Decodes; the world refuses its cursor.
+    let mut bytes = vec![Setup::from_byte(0).byte().expect("chosen by a byte")];
+    bytes.extend(checkpoint::with_cursor(b"not a cursor"));
+    seeds.push(Seed {
+        target: "checkpoint",
+        name: "refused-cursor-garbage".into(),
+        bytes,
+    });
+    seeds
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,7 +688,7 @@ mod tests {
 
     #[test]
     fn every_seed_passes_its_target_and_reaches_what_it_was_made_for() {
-        let mut applied = 0;
+        let (mut applied, mut fast) = (0, 0);
         // Regression seeds have their own test.
         for s in all()
             .into_iter()
@@ -503,16 +706,69 @@ mod tests {
                     };
                     assert!(want, "{} reached only {r:?}", s.name);
                 }
-                _ => {
+                "apply" => {
                     let st = crate::apply::check(&s.bytes);
                     if s.name != "script-empty" {
                         assert!(st.applied + st.refused > 0, "{}: {st:?}", s.name);
                     }
                     applied += st.applied;
                 }
+                "apply_fast" => {
+                    assert!(s.bytes.len() <= apply_fast::INPUT_MAX, "{} is cut", s.name);
+                    let st = apply_fast::check(&s.bytes);
+                    assert!(
+                        st.applied > 0 && st.applied + st.refused >= 4 && st.events > 0,
+                        "{}: {st:?}",
+                        s.name
+                    );
+                    fast += st.applied;
+                }
+                _ => {
+                    use checkpoint::Resume::{Refused, Resumed};
+                    let r = checkpoint::check(&s.bytes);
+                    let ok = match r.plain {
+                        Refused => s.name.starts_with("refused-"),
+                        // A finished task takes no step; any other takes at least one.
+                        Resumed { steps } => (steps == 0) == s.name.ends_with("-end"),
+                        _ => false,
+                    };
+                    assert!(ok && r.reframed.is_none(), "{}: {r:?}", s.name);
+                }
             }
         }
         assert!(applied > 50, "the scripts apply little: {applied}");
+        assert!(fast > 80, "the apply_fast seeds apply little: {fast}");
+    }
+
+    /// The inputs fuzzing found and kept ([`found`]): each passes its target. A failure here
+    /// is a bug a longer run found, reproduced.
+    #[test]
+    fn found_inputs_pass_their_targets() {
+        let mut n = 0;
+        for target in TARGETS {
+            let Ok(dir) = fs::read_dir(corpus_dir().join(target)) else {
+                continue;
+            };
+            for entry in dir {
+                let entry = entry.expect("corpus readable");
+                if !entry.file_name().to_str().is_some_and(found) {
+                    continue;
+                }
+                let bytes = fs::read(entry.path()).expect("corpus readable");
+                eprintln!("{target}/{}", entry.file_name().to_string_lossy());
+                run(target, &bytes);
+                n += 1;
+            }
+        }
+        eprintln!("{n} found inputs");
+    }
+
+    #[test]
+    fn found_names_are_libfuzzers() {
+        assert!(found("da39a3ee5e6b4b0d3255bfef95601890afd80709"));
+        assert!(!found("DA39A3EE5E6B4B0D3255BFEF95601890AFD80709"));
+        assert!(!found("script-empty"));
+        assert!(all().iter().all(|s| !found(&s.name)));
     }
 
     /// Inputs a target once crashed on: each names the bug in its file name and in
@@ -521,10 +777,18 @@ mod tests {
     fn regressions_stay_fixed() {
         for s in all().iter().filter(|s| s.name.starts_with("regression-")) {
             eprintln!("{}/{}", s.target, s.name);
-            match s.target {
-                "decode" => drop(decode::check(&s.bytes)),
-                _ => drop(crate::apply::check(&s.bytes)),
-            }
+            run(s.target, &s.bytes);
+        }
+    }
+
+    /// Runs `bytes` through `target`'s check.
+    fn run(target: &str, bytes: &[u8]) {
+        match target {
+            "decode" => drop(decode::check(bytes)),
+            "apply" => drop(crate::apply::check(bytes)),
+            "apply_fast" => drop(apply_fast::check(bytes)),
+            "checkpoint" => drop(checkpoint::check(bytes)),
+            _ => panic!("no target {target}"),
         }
     }
 

@@ -105,11 +105,7 @@ pub fn items() -> Vec<Item> {
             label: Arg::Field(1),
         })),
         Apply(step(StepRef::Index(0), StepVerb::Start, None)),
-        Apply(step(
-            StepRef::Active,
-            StepVerb::Cursor,
-            Some(Arg::Field(0)),
-        )),
+        Apply(step(StepRef::Active, StepVerb::Cursor, Some(Arg::Field(0)))),
         Apply(step(StepRef::Active, StepVerb::Fail, Some(text("timeout")))),
         Apply(step(StepRef::Index(0), StepVerb::Retry, None)),
         Apply(step(StepRef::Index(0), StepVerb::Complete, None)),

@@ -8,10 +8,16 @@
 //! without that variable `child_entry` does nothing. Set `EVOHARNESS_CRASH_SEED` to replay a
 //! kill schedule.
 //!
-//! The task: copy `RECORDS` source records, in order, into a target log (`target.log`, the
-//! "committed work"). The [`Ledger`] environment does the copying. The fixture policies have
-//! random weights, so the host, not the policy, says when the task is done (every record
-//! copied), and `finish` is made unaffordable so a policy cannot claim it early.
+//! The same machinery, at full size, is the soak: the ignored test `soak` runs an agent for
+//! `EVOHARNESS_SOAK_STEPS` steps (10⁶ by default) with a checkpoint every
+//! `EVOHARNESS_SOAK_EVERY` steps (100) and kills it `EVOHARNESS_SOAK_KILLS` times (100) at
+//! random points spread over the whole run. `scripts/soak.sh` runs it in release.
+//!
+//! The task: copy source records, in order, into a target log (`target.log`, the "committed
+//! work"). The [`Ledger`] environment does the copying. The fixture policies have random
+//! weights, so the host, not the policy, says when the task is done (every record copied, or,
+//! in the soak, a number of steps taken), and `finish` is made unaffordable so a policy cannot
+//! claim it early.
 //!
 //! Exactly-once: every tool call carries a sequence number (the ledger's call count, part of
 //! its cursor, saved in the agent's checkpoint). The target log stores each copy with its
@@ -40,31 +46,120 @@ use evoharness_runtime::{
 
 const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
 const ON_COMMIT_VAR: &str = "EVOHARNESS_CRASH_ON_COMMIT";
+/// The child's [`Plan`], as [`Plan::to_env`] writes it.
+const PLAN_VAR: &str = "EVOHARNESS_CRASH_PLAN";
 const RECORDS: u64 = 40;
 const MODEL: &str = "recurrent.onnx";
 
-/// The task's configuration: sampling (so the sampler's state matters), a recurrent policy (so
-/// its state does), a budget no run reaches, and `finish` dearer than the whole budget.
-fn config() -> AgentConfig {
-    AgentConfig {
-        budget: 60_000,
-        costs: Costs {
-            finish: u16::MAX,
-            ..Costs::default()
-        },
-        selection: Selection::Sample { temperature: 1.0 },
-        seed: 2024,
+/// What a crash run does: the task, when it checkpoints, how often it is killed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    /// The task ends when this many records are copied...
+    records: u64,
+    /// ...or when the agent has taken this many steps.
+    steps: u64,
+    /// A checkpoint every this many steps (and on every commit in the processes where the
+    /// parent says so).
+    every: u64,
+    /// SIGKILLs.
+    kills: u32,
+    /// Kills at random points spread over the whole task, and no checkpoints on commits: the
+    /// soak. Otherwise kills come a few steps or copies into each process.
+    spread: bool,
+}
+
+impl Plan {
+    /// `the_task_survives_sigkill`: 40 records, a checkpoint every 10 steps, 40 kills.
+    const DEFAULT: Plan = Plan {
+        records: RECORDS,
+        steps: u64::MAX,
+        every: 10,
+        kills: 40,
+        spread: false,
+    };
+
+    /// The soak: `steps` steps (the records never run out: a step copies at most one), a
+    /// checkpoint every `every`, `kills` kills.
+    fn soak(steps: u64, every: u64, kills: u32) -> Plan {
+        Plan {
+            records: steps,
+            steps,
+            every,
+            kills,
+            spread: true,
+        }
+    }
+
+    fn to_env(self) -> String {
+        format!(
+            "{} {} {} {} {}",
+            self.records,
+            self.steps,
+            self.every,
+            self.kills,
+            u8::from(self.spread)
+        )
+    }
+
+    fn from_env(s: &str) -> Plan {
+        let n: Vec<u64> = s
+            .split(' ')
+            .map(|x| x.parse().expect("a plan is numbers"))
+            .collect();
+        let [records, steps, every, kills, spread] = n[..] else {
+            panic!("a plan has five numbers: {s:?}");
+        };
+        Plan {
+            records,
+            steps,
+            every,
+            kills: u32::try_from(kills).expect("kills fit u32"),
+            spread: spread == 1,
+        }
+    }
+
+    /// The task's configuration: sampling (so the sampler's state matters), a recurrent policy
+    /// (so its state does), a budget no run reaches, and `finish` dearer than the whole budget.
+    /// A soak's steps would spend any budget `finish` can exceed (a cost is a `u16`), so there
+    /// nothing but `finish` costs anything.
+    fn config(self) -> AgentConfig {
+        let costs = if self.spread {
+            Costs {
+                act: 0,
+                track: 0,
+                commit: 0,
+                recall: 0,
+                note: 0,
+                finish: u16::MAX,
+            }
+        } else {
+            Costs {
+                finish: u16::MAX,
+                ..Costs::default()
+            }
+        };
+        AgentConfig {
+            budget: 60_000,
+            costs,
+            selection: Selection::Sample { temperature: 1.0 },
+            seed: 2024,
+        }
+    }
+
+    /// Every `every` steps, and on every commit when `on_commit`. The parent flips `on_commit`
+    /// between processes (a schedule is not part of a checkpoint): the fixture policies commit
+    /// on about 40% of their steps, which leaves a crash almost nothing to repeat, while every
+    /// 10 steps alone leaves a few steps after each checkpoint whose calls a resume repeats.
+    fn schedule(self, dir: &Path, on_commit: bool) -> CheckpointSchedule {
+        CheckpointSchedule::new(dir.join("agent.ckpt"))
+            .every_steps(self.every)
+            .on_commit(on_commit)
     }
 }
 
-/// Every 10 steps, and on every commit when `on_commit`. The parent flips `on_commit` between
-/// processes (a schedule is not part of a checkpoint): the fixture policies commit on about
-/// 40% of their steps, which leaves a crash almost nothing to repeat, while every 10 steps
-/// alone leaves a few steps after each checkpoint whose calls a resume repeats.
-fn schedule(dir: &Path, on_commit: bool) -> CheckpointSchedule {
-    CheckpointSchedule::new(dir.join("agent.ckpt"))
-        .every_steps(10)
-        .on_commit(on_commit)
+/// The default task's configuration (see [`Plan::config`]).
+fn config() -> AgentConfig {
+    Plan::DEFAULT.config()
 }
 
 /// A durable toy environment with the fixtures' three tools. Tools 0 and 2 (`copy` and
@@ -72,6 +167,8 @@ fn schedule(dir: &Path, on_commit: bool) -> CheckpointSchedule {
 /// source record to the target log; tool 1 (`wait`) clears the rate limit that every fourth
 /// call (offset by the seed) sets.
 struct Ledger {
+    /// Records in the source.
+    records: u64,
     /// The cursor, saved in checkpoints.
     next: u64,
     calls: u64,
@@ -86,8 +183,13 @@ struct Ledger {
 }
 
 impl Ledger {
-    /// Opens the target log in `dir`. A line cut short by a kill (no newline) is dropped.
+    /// Opens the target log in `dir`, with `RECORDS` records to copy.
     fn open(dir: &Path) -> Self {
+        Self::with_records(dir, RECORDS)
+    }
+
+    /// Opens the target log in `dir`. A line cut short by a kill (no newline) is dropped.
+    fn with_records(dir: &Path, records: u64) -> Self {
         let path = dir.join("target.log");
         let text = fs::read_to_string(&path).unwrap_or_default();
         let whole = text.rfind('\n').map_or(0, |i| i + 1);
@@ -109,6 +211,7 @@ impl Ledger {
             .open(dir.join("repeats.log"))
             .unwrap();
         Self {
+            records,
             repeats,
             next: 0,
             calls: 0,
@@ -120,7 +223,7 @@ impl Ledger {
     }
 
     fn done(&self) -> bool {
-        self.next == RECORDS
+        self.next == self.records
     }
 
     /// The store's side of exactly-once: a sequence number it holds is not applied again, and
@@ -159,7 +262,7 @@ impl World for Ledger {
             EventKind::Notice,
             0,
             &[
-                ("records", Value::Int(RECORDS as i64)),
+                ("records", Value::Int(self.records as i64)),
                 ("next", Value::Int(0)),
             ],
         )
@@ -211,7 +314,7 @@ impl World for Ledger {
         let [next, calls, seed] = words[..] else {
             return Err(bad());
         };
-        if next > RECORDS || *limited > 1 {
+        if next > self.records || *limited > 1 {
             return Err(bad());
         }
         (self.next, self.calls, self.seed, self.limited) = (next, calls, seed, *limited == 1);
@@ -226,26 +329,26 @@ fn policy(model: &str) -> evoharness_runtime::Policy {
         .unwrap()
 }
 
-/// Runs (or resumes) the task in `dir` to completion, then writes a final checkpoint. With
-/// `child`, checkpoints on the schedule and prints `step N` after every step for the parent to
-/// time its kills by; without, it is the reference run, which needs no checkpoints on the way
-/// (writing one changes nothing in the agent) and is the faster for it.
-fn run_task(dir: &Path, child: bool) {
+/// Runs (or resumes) the task of `plan` in `dir` to completion, then writes a final
+/// checkpoint. With `child`, checkpoints on the plan's schedule and prints `step N` after every
+/// step for the parent to time its kills by; without, it is the reference run, which needs no
+/// checkpoints on the way (writing one changes nothing in the agent) and is the faster for it.
+fn run_task(dir: &Path, plan: Plan, child: bool) {
     let ckpt = dir.join("agent.ckpt");
-    let env = Ledger::open(dir);
+    let env = Ledger::with_records(dir, plan.records);
     let mut agent = if ckpt.exists() {
-        Agent::resume(policy(MODEL), env, config(), &ckpt).unwrap()
+        Agent::resume(policy(MODEL), env, plan.config(), &ckpt).unwrap()
     } else {
-        Agent::new(policy(MODEL), env, config()).unwrap()
+        Agent::new(policy(MODEL), env, plan.config()).unwrap()
     };
     if child {
         let on_commit = std::env::var_os(ON_COMMIT_VAR).is_some();
         agent
-            .set_checkpoints(Some(schedule(dir, on_commit)))
+            .set_checkpoints(Some(plan.schedule(dir, on_commit)))
             .unwrap();
     }
     let mut out = std::io::stdout().lock();
-    while !agent.world().done() {
+    while !agent.world().done() && agent.summary().steps < plan.steps {
         let before = agent.world().next;
         agent
             .step()
@@ -271,7 +374,8 @@ fn run_task(dir: &Path, child: bool) {
 #[test]
 fn child_entry() {
     if let Some(dir) = std::env::var_os(CHILD_VAR) {
-        run_task(Path::new(&dir), true);
+        let plan = std::env::var(PLAN_VAR).map_or(Plan::DEFAULT, |s| Plan::from_env(&s));
+        run_task(Path::new(&dir), plan, true);
     }
 }
 
@@ -310,35 +414,117 @@ fn records(dir: &Path) -> Vec<u64> {
         .collect()
 }
 
-const KILLS: u32 = 40;
+/// When the parent kills a child.
+#[derive(Clone, Copy, Debug)]
+enum Kill {
+    /// This long after it was started: often during start-up or the resume itself.
+    After(Duration),
+    /// After the `at`-th line it prints that `counts` accepts, plus a random delay.
+    Lines { at: u64, counts: fn(&str) -> bool },
+    /// After it reports step `n` or a later one, plus a random delay.
+    Step(u64),
+}
 
-#[test]
-fn the_task_survives_sigkill() {
-    let seed = std::env::var("EVOHARNESS_CRASH_SEED").map_or(0x5eed, |s| {
+impl Kill {
+    /// A random number of steps in, or just after a random copy (so that the copy is often
+    /// not yet in a checkpoint and a resume repeats it), or at a random instant: a few steps
+    /// into each process, as `the_task_survives_sigkill` kills.
+    fn near(rng: &mut Rng) -> Kill {
+        match rng.below(5) {
+            0 => Kill::After(Duration::from_micros(rng.below(40_000))),
+            1 | 2 => Kill::Lines {
+                at: 1 + rng.below(30),
+                counts: |l| l.starts_with("step "),
+            },
+            _ => Kill::Lines {
+                at: 1 + rng.below(3),
+                counts: |l| l.ends_with(" copied"),
+            },
+        }
+    }
+
+    /// `kills` kills spread over a task of `steps` steps: one in five at a random instant
+    /// after a start, the others at uniformly random steps, in order.
+    fn spread(rng: &mut Rng, kills: u32, steps: u64) -> Vec<Kill> {
+        let mut plan: Vec<Kill> = (0..kills)
+            .map(|_| match rng.below(5) {
+                0 => Kill::After(Duration::from_micros(rng.below(40_000))),
+                _ => Kill::Step(1 + rng.below(steps)),
+            })
+            .collect();
+        let mut at: Vec<u64> = plan
+            .iter()
+            .filter_map(|k| match k {
+                Kill::Step(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        at.sort_unstable();
+        let mut at = at.into_iter();
+        for k in &mut plan {
+            if let Kill::Step(n) = k {
+                *n = at.next().expect("as many as were drawn");
+            }
+        }
+        plan
+    }
+}
+
+/// Whether a child's line is the step `kill` waits for; counts lines for [`Kill::Lines`].
+fn reached(kill: Kill, seen: &mut u64, line: &str) -> bool {
+    match kill {
+        Kill::After(_) => false,
+        Kill::Lines { at, counts } => {
+            *seen += u64::from(counts(line));
+            *seen == at
+        }
+        Kill::Step(n) => line
+            .strip_prefix("step ")
+            .and_then(|l| l.split(' ').next())
+            .is_some_and(|s| s.parse::<u64>().expect("a step number") >= n),
+    }
+}
+
+/// `EVOHARNESS_CRASH_SEED`, or the default kill schedule.
+fn kill_seed() -> u64 {
+    std::env::var("EVOHARNESS_CRASH_SEED").map_or(0x5eed, |s| {
         let s = s.trim();
         s.strip_prefix("0x")
             .map_or_else(|| s.parse(), |h| u64::from_str_radix(h, 16))
             .expect("EVOHARNESS_CRASH_SEED is a number (decimal, or hex after 0x)")
-    });
+    })
+}
+
+/// Runs `plan`'s task once without a kill, then as child processes killed with SIGKILL
+/// `plan.kills` times, and checks that the killed run copied every record exactly once and
+/// ended in the very checkpoint the other one did.
+fn survive(name: &str, plan: Plan, seed: u64) {
     let t0 = Instant::now();
 
     // The run that is never killed.
-    let reference = temp_dir("crash-reference");
-    run_task(&reference, false);
+    let reference = temp_dir(&format!("{name}-reference"));
+    run_task(&reference, plan, false);
     let want = fs::read(reference.join("agent.ckpt")).unwrap();
     let t_reference = t0.elapsed();
 
-    let dir = temp_dir("crash-killed");
+    let dir = temp_dir(&format!("{name}-killed"));
     let mut rng = Rng(seed);
+    let mut spread = if plan.spread {
+        Kill::spread(&mut rng, plan.kills, plan.steps)
+    } else {
+        Vec::new()
+    }
+    .into_iter();
     let (mut kills, mut mid_write, mut before_first, mut incarnations) = (0, 0, 0, 0);
     loop {
         incarnations += 1;
-        assert!(incarnations <= KILLS + 1, "the child never finished");
+        assert!(incarnations <= plan.kills + 1, "the child never finished");
         let mut cmd = Command::new(std::env::current_exe().unwrap());
         cmd.args(["child_entry", "--exact", "--nocapture", "--test-threads=1"])
             .env(CHILD_VAR, &dir)
+            .env(PLAN_VAR, plan.to_env())
             .env_remove(ON_COMMIT_VAR);
-        if rng.below(3) == 0 {
+        if !plan.spread && rng.below(3) == 0 {
             cmd.env(ON_COMMIT_VAR, "1");
         }
         let mut child = cmd
@@ -348,27 +534,23 @@ fn the_task_survives_sigkill() {
             .unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let mut finished = false;
-        if kills < KILLS {
-            // A kill at a random instant after the start (often during start-up or the resume
-            // itself); or a random number of steps in, plus a random delay, so that kills land
-            // anywhere in a step or a checkpoint write; or just after a step that copied, so
-            // that the copy is often not yet in a checkpoint and a resume repeats it.
-            let mode = rng.below(5);
-            if mode == 0 {
-                std::thread::sleep(Duration::from_micros(rng.below(40_000)));
+        let kill = if plan.spread {
+            spread.next()
+        } else {
+            (kills < plan.kills).then(|| Kill::near(&mut rng))
+        };
+        if let Some(kill) = kill {
+            // Kills land anywhere in a step or a checkpoint write: at a random instant, or
+            // after a line plus a random delay.
+            if let Kill::After(d) = kill {
+                std::thread::sleep(d);
             } else {
-                let (at, counts): (u64, fn(&str) -> bool) = if mode <= 2 {
-                    (1 + rng.below(30), |l| l.starts_with("step "))
-                } else {
-                    (1 + rng.below(3), |l| l.ends_with(" copied"))
-                };
                 let mut seen = 0;
                 for line in lines.by_ref() {
                     let line = line.unwrap();
                     let line = payload(&line);
-                    seen += u64::from(counts(line));
                     finished |= line == "done";
-                    if seen == at {
+                    if reached(kill, &mut seen, line) {
                         break;
                     }
                 }
@@ -401,22 +583,34 @@ fn the_task_survives_sigkill() {
         .unwrap()
         .lines()
         .count();
+    let copied = records(&dir);
     println!(
-        "seed {seed:#x}: a task of {} steps and {RECORDS} records; {kills} SIGKILLs \
-         ({mid_write} left a temporary checkpoint file, {before_first} came before the first \
-         checkpoint), {incarnations} processes, {repeats} repeated copies recognised by the \
-         store; {elapsed:.2?} in all ({t_reference:.2?} for the reference run)",
-        w.steps
+        "seed {seed:#x}: a task of {} steps and {} records, a checkpoint every {} steps; \
+         {kills} SIGKILLs ({mid_write} left a temporary checkpoint file, {before_first} came \
+         before the first checkpoint), {incarnations} processes, {repeats} repeated copies \
+         recognised by the store; {elapsed:.2?} in all ({t_reference:.2?} for the reference \
+         run)",
+        w.steps,
+        copied.len(),
+        plan.every,
     );
-    assert!(kills >= 20, "only {kills} kills: the task is too short");
+    assert!(
+        kills >= plan.kills / 2,
+        "only {kills} kills: the task is too short"
+    );
     assert!(
         repeats > 0,
         "no crash made the agent repeat a copy, so exactly-once went untested"
     );
 
     // The task completed, and every record is in the target exactly once, in order.
-    let copied = records(&dir);
-    assert_eq!(copied, (0..RECORDS).collect::<Vec<_>>());
+    let want_records = records(&reference);
+    if plan.steps == u64::MAX {
+        assert_eq!(want_records.len() as u64, plan.records);
+    } else {
+        assert_eq!(w.steps, plan.steps);
+    }
+    assert_eq!(copied, (0..want_records.len() as u64).collect::<Vec<_>>());
     assert_eq!(
         fs::read_to_string(dir.join("target.log")).unwrap(),
         fs::read_to_string(reference.join("target.log")).unwrap(),
@@ -432,6 +626,36 @@ fn the_task_survives_sigkill() {
     assert_eq!(got, want);
     fs::remove_dir_all(&dir).unwrap();
     fs::remove_dir_all(&reference).unwrap();
+}
+
+#[test]
+fn the_task_survives_sigkill() {
+    survive("crash", Plan::DEFAULT, kill_seed());
+}
+
+/// A number from the environment variable `var`, or `default`.
+fn env_or<T: std::str::FromStr>(var: &str, default: T) -> T {
+    std::env::var(var).map_or(default, |s| {
+        s.trim()
+            .replace('_', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{var} is a whole number, not {s:?}"))
+    })
+}
+
+/// The soak: 10⁶ steps, a checkpoint every 100, 100 SIGKILLs spread over the whole run (see
+/// the module docs for the variables that change these). Minutes in release:
+/// `scripts/soak.sh`.
+#[test]
+#[ignore = "minutes in release; scripts/soak.sh runs it"]
+fn soak() {
+    let plan = Plan::soak(
+        env_or("EVOHARNESS_SOAK_STEPS", 1_000_000),
+        env_or("EVOHARNESS_SOAK_EVERY", 100),
+        env_or("EVOHARNESS_SOAK_KILLS", 100),
+    );
+    assert!(plan.steps > 0 && plan.every > 0, "{plan:?}");
+    survive("soak", plan, kill_seed());
 }
 
 /// A checkpoint taken mid-task and resumed in another agent continues exactly as the original
