@@ -407,8 +407,6 @@ mod tests {
     /// cursor check then refuses them (`block.iter().all(|&b| b < n)` in
     /// `SuiteWorld::decode_cursor`): from then on the agent's own checkpoint does not resume.
     #[test]
-    #[ignore = "a bug in the suite's records world: its cursor after the last partial block \
-                is refused"]
     fn a_records_checkpoint_after_the_last_partial_block_resumes() {
         let setup = Setup {
             kind: TaskKind::Records,
@@ -425,8 +423,6 @@ mod tests {
     /// Counters at their maximum: a checkpoint is untrusted, and the next step must not
     /// overflow them (found by this target within a second).
     #[test]
-    #[ignore = "a bug in the runtime: `Agent::advance` adds 1 to resumed step counters \
-                unchecked"]
     fn a_checkpoint_with_counters_at_their_maximum_steps_on() {
         let input = seed(Setup::from_byte(0), LeanHarness, 10);
         let c = Checkpoint::decode(&input[1..]).expect("a good checkpoint");
@@ -447,8 +443,6 @@ mod tests {
     /// accepted, and the world then delivers that item twice and saves a cursor it refuses
     /// (found by this target in 16 seconds, with the other bugs fixed).
     #[test]
-    #[ignore = "a bug in the suite: a records cursor with a repeated item in its block is \
-                accepted"]
     fn a_records_cursor_that_repeats_an_item_in_its_block_is_refused() {
         let setup = Setup {
             kind: TaskKind::Records,
