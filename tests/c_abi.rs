@@ -158,6 +158,8 @@ enum Program {
     Wrapper,
     CExample,
     CppExample,
+    /// The bad-input corpus's C class: misuse of the embedding API.
+    Misuse,
 }
 
 impl Program {
@@ -168,6 +170,7 @@ impl Program {
             Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp, Library::Suite),
             Program::CExample => ("examples/c/agent.c", Lang::C, Library::Suite),
             Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp, Library::Suite),
+            Program::Misuse => ("tests/bad_inputs/c/misuse.c", Lang::C, Library::Embedding),
         }
     }
 
@@ -180,6 +183,7 @@ impl Program {
             Program::CExample | Program::CppExample => {
                 example_args(&fixtures().join("suite_mlp.onnx"), work)
             }
+            Program::Misuse => vec![s(&repo().join("tests/bad_inputs")), s(&fixtures())],
         }
     }
 }
@@ -365,6 +369,27 @@ fn the_test_programs_call_every_function_of_their_headers() {
         "bindings/suite-c/tests/suite.c",
     );
     assert!(missing.is_empty(), "suite.c never calls {missing:?}");
+}
+
+/// The bad-input corpus's C class (`tests/bad_inputs/c/misuse.c`): every misuse gets exactly
+/// the status and message `tests/bad_inputs/expected.tsv` lists, and changes nothing (the
+/// program fails otherwise).
+#[test]
+fn every_c_call_misuse_gets_its_exact_status_and_message() {
+    let expected = std::fs::read_to_string(repo().join("tests/bad_inputs/expected.tsv"))
+        .expect("expected.tsv");
+    let expected: Vec<&str> = expected
+        .lines()
+        .filter(|l| l.starts_with("c/misuse.c#"))
+        .collect();
+    let out = run(Program::Misuse, Link::Shared);
+    let mut got: Vec<&str> = out.lines().collect();
+    got.sort_unstable();
+    assert!(got.len() >= 20, "only {} misuses:\n{out}", got.len());
+    assert_eq!(
+        got, expected,
+        "misuse.c's refusals (left) differ from tests/bad_inputs/expected.tsv (right)"
+    );
 }
 
 #[test]
@@ -671,8 +696,9 @@ target_link_libraries(agent_cpp PRIVATE evoharness::suite_cpp)
     run_command("version_cpp", &mut Command::new(build.join("version_cpp")));
 }
 
-const ALL: [(Program, Link); 5] = [
+const ALL: [(Program, Link); 6] = [
     (Program::Api, Link::Static),
+    (Program::Misuse, Link::Shared),
     (Program::Suite, Link::Static),
     (Program::Wrapper, Link::Static),
     (Program::CExample, Link::Shared),

@@ -282,10 +282,14 @@ impl PolicyLimits {
             nodes: 0,
             constant_bytes: 0,
         };
-        if let Some(g) = &model.graph {
-            tally.graph(g, &[], name)?;
-        }
-        Ok(())
+        let Some(g) = &model.graph else {
+            // An empty file decodes as an empty model: say what it is.
+            return Err(Error::new(
+                ErrorKind::Policy,
+                format!("{name} is not an ONNX model: it has no graph (is it empty?)"),
+            ));
+        };
+        tally.graph(g, &[], name)
     }
 }
 
@@ -454,5 +458,11 @@ mod tests {
         }
         // prost's recursion limit stops the decode: an error, not a stack overflow.
         assert!(refusal(&bytes(g), PolicyLimits::default()).contains("not a valid ONNX model"));
+    }
+
+    #[test]
+    fn an_empty_file_is_refused_as_no_model() {
+        let e = refusal(b"", PolicyLimits::default());
+        assert!(e.contains("no graph"), "{e}");
     }
 }
