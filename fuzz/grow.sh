@@ -39,6 +39,14 @@ found() { [[ $(basename "$1") =~ ^[0-9a-f]{40}$ ]]; }
 ledger=executions.tsv
 [ -f "$ledger" ] || printf 'target\texecutions\tseconds\n' >"$ledger"
 
+# As run.sh: the `policy` target also reads the ONNX fixtures and the shipped policies. Its
+# inputs are mutated model files of tens of kilobytes, so nothing it finds is merged into
+# corpus/ (its executions still count in the ledger).
+extra_seeds() {
+    case $1 in
+        policy) echo ../runtime/tests/fixtures ../examples/policies ;;
+    esac
+}
 failed=()
 summary=()
 for t in "${targets[@]}"; do
@@ -48,7 +56,8 @@ for t in "${targets[@]}"; do
     log="$work/$t.log"
     status=0
     if [ "$secs" -gt 0 ]; then
-        cargo +nightly fuzz run "${build[@]}" "$t" "$work/$t/run" -- \
+        # shellcheck disable=SC2046 # the folders have no spaces
+        cargo +nightly fuzz run "${build[@]}" "$t" "$work/$t/run" $(extra_seeds "$t") -- \
             -max_total_time="$secs" -timeout=20 -print_final_stats=1 >"$log" 2>&1 || status=$?
     else
         : >"$log"
@@ -71,6 +80,10 @@ for t in "${targets[@]}"; do
         tail -n 60 "$log"
         summary+=("$line: CRASHED (exit $status), nothing merged")
         failed+=("$t")
+        continue
+    fi
+    if [ -n "$(extra_seeds "$t")" ]; then
+        summary+=("$line; corpus: not merged (inputs are whole model files)")
         continue
     fi
 

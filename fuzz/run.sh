@@ -7,8 +7,9 @@
 # inputs libFuzzer finds never land in git. Prints each target's executions; exits non-zero
 # if a target crashed (the reproducer is under fuzz/artifacts/TARGET/).
 #
-# EVOHARNESS_FUZZ_SANITIZER=address runs under AddressSanitizer. The default is none: neither
-# core nor this crate has unsafe code, and ASan costs about 5x in executions per second.
+# EVOHARNESS_FUZZ_SANITIZER=address runs under AddressSanitizer. The default is none: core has
+# no unsafe code, the C ABI's runs under ASan and valgrind in tests/c_abi.rs, and ASan costs
+# about 5x in executions per second.
 set -euo pipefail
 
 secs=${1:?usage: fuzz/run.sh SECONDS}
@@ -23,7 +24,15 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 # Debug assertions and overflow checks on: an overflow in core is a bug to find, not to wrap.
+# EVOHARNESS_FUZZ_PROFILE=dev builds without optimisations: minutes less to build (tract, which
+# the `policy` and `c_abi` targets load, is the bulk of it) for far fewer executions per second,
+# what a short CI run wants; longer runs (and grow.sh) build optimised.
 build=(-a -s "${EVOHARNESS_FUZZ_SANITIZER:-none}")
+case ${EVOHARNESS_FUZZ_PROFILE:-release} in
+    release) ;;
+    dev) build+=(--dev) ;;
+    *) echo "EVOHARNESS_FUZZ_PROFILE must be release or dev" >&2; exit 2 ;;
+esac
 
 echo "== seed corpus and the checks it drives (cargo test)"
 cargo +nightly test --quiet
@@ -39,6 +48,13 @@ if [ -z "$targets" ]; then
     echo "cargo fuzz list found no targets" >&2
     exit 1
 fi
+# Read-only seed folders beside the corpus: the `policy` target starts from the runtime's
+# ONNX fixtures and the shipped policies (tens to hundreds of KB each, not copied into corpus/).
+extra_seeds() {
+    case $1 in
+        policy) echo ../runtime/tests/fixtures ../examples/policies ;;
+    esac
+}
 failed=()
 summary=()
 for t in $targets; do
@@ -47,7 +63,8 @@ for t in $targets; do
     cp -R "corpus/$t" "$work/corpus/$t"
     log="$work/$t.log"
     status=0
-    cargo +nightly fuzz run "${build[@]}" "$t" "$work/corpus/$t" -- \
+    # shellcheck disable=SC2046 # the folders have no spaces
+    cargo +nightly fuzz run "${build[@]}" "$t" "$work/corpus/$t" $(extra_seeds "$t") -- \
         -max_total_time="$secs" -timeout=20 -print_final_stats=1 >"$log" 2>&1 || status=$?
     # libFuzzer's final stats; the last status line (`#N DONE ...`) if they are missing.
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

@@ -11,7 +11,9 @@
 //! | [`decode`] | untrusted bytes into frames (plain, streamed, COBS) and snapshot restores |
 //! | [`apply`] | a few header bytes choose a workspace; the rest is a script for `core`'s interpreter |
 //! | [`apply_fast`] | one small inline workspace, many actions per input, only cheap checks per action |
+//! | [`c_abi`] | the C ABI driven from bytes: hostile lengths, buffers, strings, frames, snapshots, checkpoints, policy files; a handle table |
 //! | [`checkpoint`] | untrusted bytes resumed as a suite agent's checkpoint |
+//! | [`policy`] | untrusted bytes loaded as a policy file through tract, and run once |
 //! | [`session`] | one scripted task that uses every action and outcome, for seeds and baselines |
 //! | [`seeds`] | the checked-in seed corpus, generated (`cargo run --example seeds`) |
 //!
@@ -20,7 +22,9 @@
 
 pub mod apply;
 pub mod apply_fast;
+pub mod c_abi;
 pub mod checkpoint;
 pub mod decode;
+pub mod policy;
 pub mod seeds;
 pub mod session;

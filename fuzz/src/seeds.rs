@@ -32,12 +32,19 @@ use evoharness_core::{
 
 use crate::apply::{HEADER, Setup};
 use crate::apply_fast::{self, Op};
-use crate::checkpoint;
 use crate::decode::{self, LARGE, LargeInline, SMALL, SmallInline};
 use crate::session::{self, Item};
+use crate::{c_abi, checkpoint};
 
 /// The fuzz targets, each with a corpus in `corpus/<target>/`.
-pub const TARGETS: [&str; 4] = ["decode", "apply", "apply_fast", "checkpoint"];
+pub const TARGETS: [&str; 6] = [
+    "decode",
+    "apply",
+    "apply_fast",
+    "checkpoint",
+    "c_abi",
+    "policy",
+];
 
 /// Whether a corpus file was found by fuzzing rather than generated here: libFuzzer names the
 /// inputs it keeps by the SHA-1 of their contents, 40 lowercase hex digits.
@@ -62,6 +69,8 @@ pub fn all() -> Vec<Seed> {
     seeds.extend(apply_seeds());
     seeds.extend(apply_fast_seeds());
     seeds.extend(checkpoint_seeds());
+    seeds.extend(c_abi_seeds());
+    seeds.extend(policy_seeds());
     seeds
 }
 
@@ -672,6 +681,87 @@ fn checkpoint_seeds() -> Vec<Seed> {
     seeds
 }
 
+/// `c_abi` inputs: scripts of C calls ([`c_abi::Writer`]).
+fn c_abi_seeds() -> Vec<Seed> {
+    use c_abi::Writer;
+    use evoharness_core::{Action, EventKind, Frame, Message, ValueRef};
+
+    let encode = |m: Message<'_>| {
+        let mut buf = [0; evoharness_core::wire::FRAME_MAX];
+        Frame::new(1, m).encode(&mut buf).expect("encodes").to_vec()
+    };
+    let finish = encode(Message::Action(Action::Finish { success: true }));
+    let event = encode(Message::Event(
+        evoharness_core::Event::new(EventKind::Result, 0)
+            .with("rows", ValueRef::Int(40))
+            .expect("a field"),
+    ));
+    let seed = |name: &str, w: &Writer| Seed {
+        target: "c_abi",
+        name: name.into(),
+        bytes: w.bytes.clone(),
+    };
+    let mut seeds = Vec::new();
+    let mut w = Writer::default();
+    w.workspace_new()
+        .observe(0, &event)
+        .apply(0, &finish)
+        .snapshot(0)
+        .restore_own(0, &[5, 17])
+        .workspace_with(4, 3, 2, 3)
+        .workspace_with(0, 3, 2, 1)
+        .layout(3, 8, 4, 8);
+    seeds.push(seed("workspace-frames", &w));
+    let mut w = Writer::default();
+    w.load_fixture()
+        .agent_new(0, 3)
+        .register(
+            0,
+            0,
+            &Writer::answer(&[
+                (b"rows", 1, b""),
+                (b"table", 3, b"orders"),
+                (b"raw", 4, b"\xff"),
+            ]),
+        )
+        .register(0, 2, &Writer::answer(&[(b"ok", 0, b"")]))
+        .step(0)
+        .run(0, 12)
+        .checkpoint_and_resume(0)
+        .read_agent(0, 0, 0)
+        .read_agent(0, 0, 3)
+        .tool_name(0, 2);
+    seeds.push(seed("agent-session", &w));
+    let mut w = Writer::default();
+    w.load_fixture()
+        .resume_hostile(0, b"EVHA\x01\x00garbage")
+        .load_mutated(20_000, 0x40)
+        .agent_new(0, 1)
+        .run(0, 5);
+    seeds.push(seed("policy-resume-hostile", &w));
+    seeds
+}
+
+/// `policy` inputs: the policy files of the bad-input corpus (`tests/bad_inputs/policy/`).
+/// The fuzz scripts add the runtime's ONNX fixtures and the shipped policies as read-only
+/// seed folders: copies of them here would add hundreds of kilobytes.
+fn policy_seeds() -> Vec<Seed> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bad_inputs/policy");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .expect("tests/bad_inputs/policy")
+        .map(|e| e.expect("readable").path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| Seed {
+            target: "policy",
+            name: format!("bad-{}", p.file_stem().expect("a name").to_string_lossy()),
+            bytes: fs::read(&p).expect("readable"),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -722,6 +812,11 @@ mod tests {
                         s.name
                     );
                     fast += st.applied;
+                }
+                "c_abi" => c_abi::check(&s.bytes),
+                "policy" => {
+                    use crate::policy::{Load, check};
+                    assert_eq!(check(&s.bytes), Load::Refused, "{}", s.name);
                 }
                 _ => {
                     use checkpoint::Resume::{Refused, Resumed};
@@ -788,6 +883,8 @@ mod tests {
             "apply" => drop(crate::apply::check(bytes)),
             "apply_fast" => drop(apply_fast::check(bytes)),
             "checkpoint" => drop(checkpoint::check(bytes)),
+            "c_abi" => c_abi::check(bytes),
+            "policy" => drop(crate::policy::check(bytes)),
             _ => panic!("no target {target}"),
         }
     }
