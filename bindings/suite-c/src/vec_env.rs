@@ -1,13 +1,64 @@
 //! The suite's vectorised environment, for training: many worlds stepped in one call into
 //! caller-owned arrays, so that Python (or any host) drives the very same simulators as the
 //! Rust evaluation; environments in groups (for group-relative policy optimisation); and a
-//! rule-based teacher's labels (for imitation).
+//! rule-based teacher's labels (for imitation). The same over any worlds a host gives
+//! (`evoharness_vec_env_new_worlds`: worlds written by the host with
+//! `evoharness_world_from_callbacks`, from C or from Python).
 
 use evoharness::ffi::{self, Castable, Error, guard, guard_value};
-use evoharness::{evoharness_status, finished_flag};
-use suite::{EpisodeStats, Teacher, VecEnv};
+use evoharness::{
+    WorldBox, evoharness_capacities, evoharness_costs, evoharness_status, evoharness_world,
+    finished_flag,
+};
+use evoharness_core::Costs;
+use suite::{CAPACITIES, EpisodeStats, Teacher, VecEnv, WorldsConfig};
 
 use crate::task::task_config;
+
+/// What an `evoharness_vec_env` handle points at: the suite's tasks, or a host's worlds.
+#[doc(hidden)]
+pub enum AnyVecEnv {
+    /// Made by `evoharness_vec_env_new` or `_new_grouped`.
+    Suite(VecEnv),
+    /// Made by `evoharness_vec_env_new_worlds`.
+    Worlds(VecEnv<WorldBox>),
+}
+
+/// Runs the same code on either kind of environment.
+macro_rules! each {
+    ($v:expr, $e:ident => $body:expr) => {
+        match $v {
+            AnyVecEnv::Suite($e) => $body,
+            AnyVecEnv::Worlds($e) => $body,
+        }
+    };
+}
+
+impl AnyVecEnv {
+    fn len(&self) -> usize {
+        each!(self, v => v.len())
+    }
+
+    fn obs_len(&self) -> usize {
+        each!(self, v => v.obs_len())
+    }
+
+    fn actions(&self) -> usize {
+        each!(self, v => v.actions())
+    }
+
+    fn group(&self) -> usize {
+        each!(self, v => v.group())
+    }
+
+    fn episodes(&self, i: usize) -> u64 {
+        each!(self, v => v.episodes(i))
+    }
+
+    fn last_episode(&self, i: usize) -> Option<&EpisodeStats> {
+        each!(self, v => v.last_episode(i))
+    }
+}
 
 /// `n` environments of one suite task, each an agent's world and workspace of the suite's
 /// capacities (16 facts, 8 steps, 4 lessons, 8 tools), stepped together with one action
@@ -22,7 +73,7 @@ pub struct evoharness_vec_env {
 }
 
 impl Castable for evoharness_vec_env {
-    type Rust = VecEnv;
+    type Rust = AnyVecEnv;
 }
 
 /// A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
@@ -174,16 +225,169 @@ pub unsafe extern "C" fn evoharness_vec_env_new_grouped(
                 )
             })?;
         let v = VecEnv::grouped(task, n, group, organisation_start..end, seed)?;
-        out.write(ffi::to_owned_ptr::<evoharness_vec_env>(v));
+        out.write(ffi::to_owned_ptr::<evoharness_vec_env>(AnyVecEnv::Suite(v)));
         Ok(())
     })
 }
 
-/// Frees an environment. NULL is a no-op.
+/// How `evoharness_vec_env_new_worlds` sets up environments over a host's worlds. Fill it with
+/// `evoharness_vec_env_config_default`, then change what you need.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct evoharness_vec_env_config {
+    /// The workspace capacities (what the policy trained on them will be made for). `tools` is
+    /// 0 for the worlds' own tool count, or must equal it.
+    pub capacities: evoharness_capacities,
+    /// The step budget of an episode (an episode that spends it ends unfinished).
+    pub budget: u32,
+    /// What each verb costs.
+    pub costs: evoharness_costs,
+    /// Seeds the episodes: environment `i` in group `g = i / group` runs, for its `k`-th
+    /// episode, seed `seed + g + k·(n / group)`.
+    pub seed: u64,
+    /// Environments per group that run the same seeds (1 for none); must divide `n`.
+    pub group: usize,
+}
+
+/// Fills `*out` with the defaults: the suite's capacities (16 facts, 8 steps, 4 lessons) with
+/// the worlds' tool count (`tools` 0), a budget of 200 steps, the default costs (every verb 1,
+/// `finish` 0), seed 0, no groups. Any thread.
+///
+/// Errors: `NULL_ARGUMENT`.
 ///
 /// # Safety
-/// `env` is NULL or an environment from `evoharness_vec_env_new` or
-/// `evoharness_vec_env_new_grouped`, not yet freed, that no other thread is using.
+/// `out` is NULL or points at a writable struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_config_default(
+    out: *mut evoharness_vec_env_config,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let out = unsafe { ffi::out(out, "out") }?;
+        let mut capacities = evoharness_capacities::from_core(CAPACITIES);
+        capacities.tools = 0;
+        out.write(evoharness_vec_env_config {
+            capacities,
+            budget: 200,
+            costs: evoharness_costs::from_core(Costs::default()),
+            seed: 0,
+            group: 1,
+        });
+        Ok(())
+    })
+}
+
+/// Makes `n` environments (at least 1), one over each world of `worlds[0..n]`: a world written
+/// by the host (`evoharness_world_from_callbacks`) or any other world handle, all with the same
+/// tool count. Each environment is an agent's workspace of `config->capacities` with
+/// `config->budget` and `config->costs` over its world, stepped with one action template at a
+/// time as `evoharness_vec_env_step` says; the layout (observation length, templates) is the
+/// one of those capacities (`evoharness_vec_env_get_info`, `evoharness_layout_json`). An
+/// episode ends when the agent finishes or its budget is spent; its stats count success and
+/// the reward from the world's judge (without a judge, no episode succeeds), and leave the
+/// suite's item counts (`items`, `landed`, `duplicates`, `gaps`, `wrong_writes`) 0; a judge's
+/// violations count in the reward. Teachers (`evoharness_vec_env_teacher_actions`) know only
+/// the suite's tasks. The first episodes start at once.
+///
+/// Ownership: on success the environment takes over every world (`worlds[i]` become NULL) and
+/// `*out` is a new environment that the caller owns. A failure found before the worlds are
+/// used (every error but `WORLD`) leaves them the caller's, unchanged; `WORLD` (a world failed
+/// in its first reset) has taken them over and freed them (`worlds[i]` are NULL).
+///
+/// Errors: `NULL_ARGUMENT` (also for a NULL `worlds[i]`); `INVALID_ARGUMENT` for a world given
+/// twice; `CONFIG` for `n` of 0, a `group` that does not divide `n`, capacities out of range,
+/// or worlds whose tool counts differ from each other or from `config->capacities.tools`;
+/// `WORLD`.
+///
+/// # Safety
+/// `worlds` points at `n` readable and writable world pointers, each a live world that the
+/// caller owns and no other thread uses; `config` at a readable struct; `out` at a writable
+/// pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_new_worlds(
+    worlds: *mut *mut evoharness_world,
+    n: usize,
+    config: *const evoharness_vec_env_config,
+    out: *mut *mut evoharness_vec_env,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (c, out) = unsafe { (ffi::input(config, "config")?, ffi::out(out, "out")?) };
+        let config_error = |m: String| Error::new(evoharness_status::Config, m);
+        if n == 0 {
+            return Err(config_error("a VecEnv needs at least one world".into()));
+        }
+        // Every pointer is checked before anything is taken.
+        let mut given = Vec::with_capacity(n);
+        for i in 0..n {
+            // SAFETY: `worlds` points at `n` world pointers (the caller's contract).
+            let slot = unsafe { worlds.add(i) };
+            // SAFETY: the caller's contract.
+            given.push(unsafe { ffi::Given::new(slot, &format!("worlds[{i}]")) }?);
+        }
+        for (i, g) in given.iter().enumerate() {
+            if let Some(j) = given[..i].iter().position(|h| h.peek() == g.peek()) {
+                return Err(Error::invalid(format!(
+                    "worlds[{i}] is worlds[{j}] again: each environment needs its own world"
+                )));
+            }
+        }
+        let mut tools = None;
+        for (i, g) in given.iter().enumerate() {
+            // SAFETY: checked by `Given::new`, alive and the caller's (its contract).
+            let w: &WorldBox = unsafe { &*g.peek() };
+            let t = w.tools();
+            match tools {
+                None => tools = Some(t),
+                Some(first) if first != t => {
+                    return Err(config_error(format!(
+                        "worlds[{i}] has {t} tools, worlds[0] has {first}: one layout needs one \
+                         tool count"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        let tools = tools.unwrap_or(0);
+        let mut caps = c.capacities.to_core();
+        if caps.tools == 0 {
+            caps.tools = tools;
+        } else if caps.tools != tools {
+            return Err(config_error(format!(
+                "config->capacities.tools is {}; the worlds have {tools} tools",
+                caps.tools
+            )));
+        }
+        caps.validate()
+            .map_err(|e| config_error(format!("config->capacities: {e}")))?;
+        if c.group == 0 || !n.is_multiple_of(c.group) {
+            return Err(config_error(format!(
+                "groups of {} do not divide {n} environments",
+                c.group
+            )));
+        }
+        let worlds: Vec<WorldBox> = given.into_iter().map(|g| *g.take().0).collect();
+        let wc = WorldsConfig {
+            capacities: caps,
+            budget: c.budget,
+            costs: c.costs.to_core(),
+            seed: c.seed,
+            group: c.group,
+        };
+        let v = VecEnv::from_worlds(worlds, wc)?;
+        out.write(ffi::to_owned_ptr::<evoharness_vec_env>(AnyVecEnv::Worlds(
+            v,
+        )));
+        Ok(())
+    })
+}
+
+/// Frees an environment (with its worlds). NULL is a no-op.
+///
+/// # Safety
+/// `env` is NULL or an environment from `evoharness_vec_env_new`,
+/// `evoharness_vec_env_new_grouped` or `evoharness_vec_env_new_worlds`, not yet freed, that no
+/// other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_vec_env_free(env: *mut evoharness_vec_env) {
     guard_value((), || {
@@ -257,7 +461,7 @@ pub unsafe extern "C" fn evoharness_vec_env_observe(
         };
         check_len("obs", obs.len(), v.len() * v.obs_len())?;
         check_len("mask", mask.len(), v.len() * v.actions())?;
-        v.observe(obs, mask).map_err(Error::from)
+        each!(v, v => v.observe(obs, mask)).map_err(Error::from)
     })
 }
 
@@ -301,11 +505,10 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
                 ffi::slice_mut(done, done_len, "done")?,
             )
         };
-        v.step(actions, obs, mask, reward, done)
-            .map_err(|e| match e.kind() {
-                evoharness_runtime::ErrorKind::Config => Error::invalid(e.to_string()),
-                _ => Error::from(e),
-            })
+        each!(v, v => v.step(actions, obs, mask, reward, done)).map_err(|e| match e.kind() {
+            evoharness_runtime::ErrorKind::Config => Error::invalid(e.to_string()),
+            _ => Error::from(e),
+        })
     })
 }
 
@@ -345,6 +548,11 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             }
         };
         check_len("out", out.len(), v.len())?;
+        let AnyVecEnv::Suite(v) = v else {
+            return Err(Error::invalid(
+                "the teachers know the suite's tasks only; this environment runs a host's worlds",
+            ));
+        };
         let mut labels = vec![0u32; out.len()];
         v.teacher_actions(t, &mut labels)?;
         out.copy_from_slice(&labels);
@@ -353,7 +561,7 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
 }
 
 /// The environment at `index`, or `NOT_FOUND`.
-fn check_index(v: &VecEnv, index: usize) -> ffi::Result<()> {
+fn check_index(v: &AnyVecEnv, index: usize) -> ffi::Result<()> {
     if index < v.len() {
         Ok(())
     } else {
