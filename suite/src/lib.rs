@@ -80,6 +80,7 @@
 //! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
 //! | [`episode`] | scoring an agent's episode step by step ([`EpisodeStats`], [`reward`]), step times |
 //! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers, over the suite's worlds or any others |
+//! | [`intent`] | high-level actions (a teacher's "pay invoice 101") mapped to the template that does them |
 //! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
 //!
 //! [`World`]: evoharness_runtime::World
@@ -89,6 +90,7 @@
 pub mod baselines;
 pub mod episode;
 pub mod eval;
+pub mod intent;
 pub mod vec_env;
 pub mod world;
 
@@ -98,6 +100,7 @@ use std::str::FromStr;
 use evoharness_core::{Capacities, Costs, Verb};
 use serde::Serialize;
 
+pub use intent::Intent;
 pub use vec_env::{Teacher, VecEnv, WorldsConfig};
 pub use world::SuiteWorld;
 

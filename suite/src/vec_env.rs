@@ -32,6 +32,7 @@ use evoharness_runtime::{
 
 use crate::baselines::{LeanHarness, Oracle};
 use crate::episode::{Score, agent_config};
+use crate::intent::{self, Intent};
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, EpisodeStats, TaskConfig};
 
@@ -278,6 +279,33 @@ impl<W: World + 'static> VecEnv<W> {
         }
     }
 
+    /// The template that does `intent` in environment `i`'s current state (see
+    /// [`crate::intent`]): for teachers that say what to do in high-level terms. An action the
+    /// layout cannot express, or one that is not legal now, is a [`ErrorKind::Config`] error
+    /// that says why, naming the environment.
+    pub fn intent_template(&self, i: usize, intent: &Intent) -> Result<usize> {
+        let r = self.agents.get(i).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Config,
+                format!("no environment {i}: there are {}", self.agents.len()),
+            )
+        })?;
+        let name = |k: u16| {
+            r.world()
+                .tool_name(k)
+                .map_or_else(|| format!("tool {k}"), |n| format!("{n:?}"))
+        };
+        let t = intent::template(r.layout(), r.workspace(), intent, &name)
+            .map_err(|m| Error::new(ErrorKind::Config, format!("environment {i}: {m}")))?;
+        r.check(&Decision::Template(t)).map_err(|e| {
+            Error::new(
+                ErrorKind::Config,
+                format!("environment {i}: {intent:?}: {}", e.message()),
+            )
+        })?;
+        Ok(t)
+    }
+
     /// Writes every environment's current observation and mask.
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
         self.check_len("obs", obs, self.obs_len)?;
@@ -379,7 +407,7 @@ mod tests {
     use super::*;
     use crate::TaskKind;
     use evoharness_core::obs::{Source, Template};
-    use evoharness_core::{EventBuf, EventKind, ToolCall, Value};
+    use evoharness_core::{EventBuf, EventKind, StepVerb, ToolCall, Value};
     use evoharness_runtime::{Verdict, View};
 
     /// Picks the first legal template after a rotating offset: cheap, varied, legal.
@@ -692,6 +720,84 @@ mod tests {
             }
         }
         assert!(ended > 20, "{ended}");
+    }
+
+    #[test]
+    fn a_teacher_in_high_level_terms_gets_templates_or_clear_refusals() {
+        let mut v = ledger_env(1, 2);
+        let (ol, al) = (v.obs_len(), v.actions());
+        let (mut obs, mut mask) = (vec![0.0; ol], vec![0; al]);
+        let (mut rew, mut done) = (vec![0.0], vec![0]);
+        let next = Intent::Call { tool: 0, arg: None };
+        let err = |v: &VecEnv<Ledger>, i: &Intent| v.intent_template(0, i).unwrap_err().to_string();
+        // The first event is a notice {items}: nothing to pay yet.
+        let pay = |id| Intent::Call {
+            tool: 1,
+            arg: Some(Value::Int(id)),
+        };
+        assert!(err(&v, &pay(100)).contains("cannot express a call of tool 1 with Int(100)"));
+        assert!(err(&v, &Intent::Track { key: "item".into() }).contains("no field \"item\""));
+        assert!(
+            err(
+                &v,
+                &Intent::Step {
+                    step: 99,
+                    verb: StepVerb::Start
+                }
+            )
+            .contains("8 plan steps")
+        );
+        assert!(err(&v, &Intent::Call { tool: 5, arg: None }).contains("no tool 5"));
+        assert!(v.intent_template(1, &next).is_err());
+        // Next, track the invoice, pay it from belief after another event: templates that work.
+        let t = v.intent_template(0, &next).unwrap();
+        v.step(&[t as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let track = v
+            .intent_template(0, &Intent::Track { key: "item".into() })
+            .unwrap();
+        assert_eq!(mask[track], 1);
+        v.step(&[track as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let audit = v
+            .intent_template(0, &Intent::Call { tool: 2, arg: None })
+            .unwrap();
+        v.step(&[audit as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let from_belief = v.intent_template(0, &pay(100)).unwrap();
+        let layout = v.env(0).unwrap().layout();
+        assert_eq!(
+            layout.template(from_belief),
+            Some(Template::Act {
+                tool: 1,
+                arg: Some(Source::Fact(0))
+            })
+        );
+        v.step(
+            &[from_belief as u32],
+            &mut obs,
+            &mut mask,
+            &mut rew,
+            &mut done,
+        )
+        .unwrap();
+        // Then the rest of the episode in high-level terms: it succeeds.
+        while done[0] == 0 {
+            let ws = v.env(0).unwrap().workspace();
+            let e = ws.event().unwrap();
+            let intent = match (e.get("item"), e.get("done")) {
+                (Some(id), _) => Intent::Call {
+                    tool: 1,
+                    arg: Some(id.clone()),
+                },
+                (None, Some(_)) => Intent::Finish { success: true },
+                _ => next.clone(),
+            };
+            let t = v.intent_template(0, &intent).unwrap() as u32;
+            v.step(&[t], &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+        }
+        assert!(v.last_episode(0).unwrap().success);
     }
 
     #[test]

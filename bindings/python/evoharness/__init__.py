@@ -11,7 +11,7 @@ library, libevoharness_suite (ctypes; no compiled extension).
 from ._native import EvoharnessError, library_path
 from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
 from .workspace import Workspace
-from .world import Event, HarnessEnv, Templates, WorldError
+from .world import Event, HarnessEnv, TeacherError, Templates, WorldError
 
 
 def version() -> str:
@@ -25,6 +25,7 @@ __all__ = [
     "Event",
     "EvoharnessError",
     "HarnessEnv",
+    "TeacherError",
     "Templates",
     "WorldError",
     "TASKS",

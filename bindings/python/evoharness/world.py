@@ -53,6 +53,11 @@ class WorldError(EvoharnessError):
     (or, from ``judge``, not a verdict). ``__cause__`` is the original exception."""
 
 
+class TeacherError(EvoharnessError):
+    """A teacher's action that the layout cannot express, or that is not legal now (the
+    message says which and why)."""
+
+
 class Event:
     """What a world says: a ``kind`` (``"result"``, ``"error"`` or ``"notice"``) and ordered
     ``fields`` (a dict of ``str`` keys to ``bool``, ``int``, ``float``, ``str`` or ``bytes``).
@@ -208,7 +213,52 @@ _SIGNATURES = {
     "evoharness_vec_env_config_default": ([POINTER(_VecEnvConfig)], c_uint32),
     "evoharness_vec_env_new_worlds": (
         [POINTER(c_void_p), c_size_t, POINTER(_VecEnvConfig), POINTER(c_void_p)], c_uint32),
+    "evoharness_vec_env_intent_template": ([c_void_p, c_size_t, c_char_p, POINTER(c_uint32)],
+                                           c_uint32),
 }
+
+#: A teacher's actions: name -> (JSON key, how many arguments after the name).
+_ACTIONS = {"finish": 1, "call": 2, "track": 1, "retract": 1, "recall": 1, "note": 1, "plan": 1,
+            "cursor": 1, "step": 2}
+
+
+def intent_json(action) -> str:
+    """A teacher's action as the library's JSON (``evoharness_vec_env_intent_template``):
+    ``("finish", True)``, ``("call", "pay")``, ``("call", "pay", 101)``, ``("track", key)``,
+    ``("retract", key)``, ``("recall", key)``, ``("note", key)``, ``("plan", key)``,
+    ``("cursor", key)``, ``("step", index, "complete")``, or that JSON's dict itself."""
+    import json
+
+    if isinstance(action, dict):
+        return json.dumps(action)
+    if isinstance(action, str):
+        action = (action,)
+    if not isinstance(action, (tuple, list)) or not action or action[0] not in _ACTIONS:
+        raise ValueError(f"unknown teacher action {action!r}: a tuple starting with one of "
+                         f"{', '.join(_ACTIONS)}")
+    verb, args = action[0], list(action[1:])
+    if verb == "finish":
+        return json.dumps({"finish": bool(args[0]) if args else True})
+    if verb == "call":
+        if not 1 <= len(args) <= 2:
+            raise ValueError(f"{action!r}: a call is (\"call\", tool) or (\"call\", tool, arg)")
+        d = {"call": args[0]}
+        if len(args) == 2:
+            arg = args[1]
+            if isinstance(arg, (np.integer, np.floating, np.bool_)):
+                arg = arg.item()
+            if not isinstance(arg, (bool, int, float, str)):
+                raise ValueError(f"{action!r}: a teacher's call argument is a bool, int, float "
+                                 f"or str, not {type(arg).__name__}")
+            d["arg"] = arg
+        return json.dumps(d)
+    if verb == "step":
+        if len(args) != 2:
+            raise ValueError(f"{action!r}: a step change is (\"step\", index, verb)")
+        return json.dumps({"step": args[0], "verb": args[1]})
+    if len(args) != 1 or not isinstance(args[0], str):
+        raise ValueError(f"{action!r}: {verb} takes a key (a str)")
+    return json.dumps({verb: args[0]})
 
 
 def _lib():
@@ -265,6 +315,7 @@ class _Bridge:
                 self.judge_takes_finished = True
         self.error: BaseException | None = None
         self.last_judge: dict | None = None
+        self.last_event: Event | None = None
 
     def fail(self, e: BaseException) -> int:
         if self.error is None:
@@ -275,6 +326,7 @@ class _Bridge:
         try:
             ev = check_event(self.world.reset(int(seed)), f"reset({seed})")
             _write(ev, out)
+            self.last_event = ev
             return 0
         except BaseException as e:  # noqa: BLE001 - everything must stay on this side of C
             return self.fail(e)
@@ -285,6 +337,7 @@ class _Bridge:
             args = [c.args[i].to_python() for i in range(min(c.arg_count, ARGS_MAX))]
             ev = check_event(self.world.call(tool, args), f"call({tool!r}, {args!r})")
             _write(ev, out)
+            self.last_event = ev
             return 0
         except BaseException as e:  # noqa: BLE001
             return self.fail(e)
@@ -516,6 +569,7 @@ class HarnessEnv:
         self.reward = np.zeros(n, np.float32)
         self.done = np.zeros(n, np.uint8)
         self._judged: list[dict | None] = [None] * n
+        self._teacher = np.zeros(n, np.uint32)
         self.observe()
 
     def _check(self, status: int) -> None:
@@ -580,6 +634,30 @@ class HarnessEnv:
             self._judged[i] = self._bridges[i].last_judge
         return self.obs, self.mask, self.reward, self.done
 
+    def intent_template(self, i: int, action) -> int:
+        """The template that does a teacher's high-level ``action`` (see :func:`intent_json`)
+        in environment ``i``'s current state, mapped by the library; :class:`TeacherError` if
+        the layout cannot express it or it is not legal now."""
+        js = intent_json(action)
+        t = c_uint32(0)
+        status = _lib().evoharness_vec_env_intent_template(self._live(), i, js.encode(),
+                                                           ctypes.byref(t))
+        if status != 0:
+            try:
+                check(status)
+            except EvoharnessError as e:
+                raise TeacherError(status, f"teacher action {action!r}: {e}") from None
+        return t.value
+
+    def teacher_actions(self, teacher) -> np.ndarray:
+        """Asks ``teacher(world, event)`` (the world object and the last event it returned) for
+        a high-level action in every environment and maps each to its template: labels for
+        imitation, or actions to step with. The array is reused by the next call."""
+        out = self._teacher
+        for i in range(self.n):
+            out[i] = self.intent_template(i, teacher(self.worlds[i], self._bridges[i].last_event))
+        return out
+
     def episodes(self, i: int) -> int:
         """Episodes environment ``i`` has finished."""
         if not 0 <= i < self.n:
@@ -607,4 +685,5 @@ class HarnessEnv:
         return out
 
 
-__all__ = ["Event", "HarnessEnv", "Templates", "WorldError", "check_event", "check_tools"]
+__all__ = ["Event", "HarnessEnv", "TeacherError", "Templates", "WorldError", "check_event",
+           "check_tools", "intent_json"]

@@ -288,3 +288,60 @@ def test_the_readme_world_runs_as_it_stands_there():
     assert env.n == 16 and env.tools == ["next", "pay", "audit"]
     assert scope["done"].shape == (16,)
     env.close()
+
+
+def invoice_teacher(world, event):
+    """Says what to do in high-level terms, from the last event: pay what `next` showed."""
+    if "invoice" in event.fields:
+        return ("call", "pay", event.fields["invoice"])
+    if "done" in event.fields:
+        return ("finish", True)
+    return ("call", "next")
+
+
+def test_a_teacher_in_high_level_terms_is_mapped_to_templates():
+    env = HarnessEnv(Invoices, 3, budget=40, seed=4)
+    ended = 0
+    while ended < 6:
+        acts = env.teacher_actions(invoice_teacher)
+        assert all(env.mask[i, a] == 1 for i, a in enumerate(acts))
+        _, _, _, done = env.step(acts)
+        for i in np.flatnonzero(done):
+            assert env.last_episode(int(i))["success"]
+            ended += 1
+    t = env.templates
+    assert env.intent_template(0, ("call", "next")) == t.act(0)
+    assert env.intent_template(0, "finish") == t.finish(True)
+    assert env.intent_template(0, {"finish": False}) == t.finish(False)
+    env.close()
+
+
+def test_a_teacher_action_the_layout_cannot_express_is_a_clear_error():
+    env = HarnessEnv(Scripted, 1, budget=40)
+    env.step([env.templates.act(0)])  # the event is now {invoice: 100, amount: 12.5}
+    assert env.intent_template(0, ("call", "pay", 100)) == env.templates.act(1, field=0)
+    assert env.intent_template(0, ("track", "amount")) == env.templates.track(1)
+    cases = [
+        (("call", "pay", 999), evoharness.TeacherError,
+         'cannot express a call of "pay" with Int(999): a call\'s argument must be a field of '
+         "the current event or a belief slot"),
+        (("call", "refund"), evoharness.TeacherError, 'no tool "refund"'),
+        (("track", "code"), evoharness.TeacherError,
+         'the current event has no field "code" (its fields: invoice, amount)'),
+        (("retract", "code"), evoharness.TeacherError, 'belief has no fact "code"'),
+        (("step", 99, "start"), evoharness.TeacherError, "it has 8 plan steps"),
+        (("step", 0, "complete"), evoharness.TeacherError, "not legal now"),
+        (("fly", 1), ValueError, "unknown teacher action"),
+        (("call", "pay", b"x"), ValueError, "not bytes"),
+        (("track",), ValueError, "track takes a key"),
+    ]
+    for action, error, message in cases:
+        with pytest.raises(error, match=re_escape(message)):
+            env.intent_template(0, action)
+    env.close()
+
+
+def re_escape(s):
+    import re
+
+    return re.escape(s)

@@ -482,6 +482,34 @@ evoharness_status evoharness_vec_env_teacher_actions(const struct evoharness_vec
                                                      size_t out_len);
 
 /**
+ * Writes to `*out` the action template that does, in environment `index`'s current state, the
+ * high-level action `intent` (NUL-terminated JSON): what a teacher written by a person says,
+ * mapped by the library to the layout's template. One of
+ *
+ * - `{"finish": true}` (or `false`);
+ * - `{"call": "pay", "arg": 101}`: a tool by name (or index), with no `arg` or a bool, number
+ *   or string argument, which must be the value of a field of the current event (looked up
+ *   first) or of a belief slot: templates take arguments by position;
+ * - `{"track": "invoice"}`, `{"recall": "code"}`, `{"plan": "invoice"}`,
+ *   `{"cursor": "page"}`: a field of the current event by key; `{"note": "code"}` a field by
+ *   key, else a fact; `{"retract": "invoice"}` a fact by key;
+ * - `{"step": 0, "verb": "complete"}` (`start`, `complete`, `fail`, `block`, `skip`, `retry`).
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last
+ * environment; `INVALID_ARGUMENT` for JSON that is not such an action, and for an action the
+ * layout cannot express (an argument no field or slot holds, a key the event lacks, a step
+ * past the capacity) or that is not legal now: the message says which and why.
+ *
+ * # Safety
+ * `env` is a live environment that no thread changes meanwhile; `intent` a NUL-terminated
+ * string; `out` points at a writable `uint32_t`.
+ */
+evoharness_status evoharness_vec_env_intent_template(const struct evoharness_vec_env *env,
+                                                     size_t index,
+                                                     const char *intent,
+                                                     uint32_t *out);
+
+/**
  * Writes the stats of environment `index`'s last finished episode to `*out`.
  *
  * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last environment, or one that

@@ -5,13 +5,17 @@
 //! (`evoharness_vec_env_new_worlds`: worlds written by the host with
 //! `evoharness_world_from_callbacks`, from C or from Python).
 
+use std::ffi::c_char;
+
 use evoharness::ffi::{self, Castable, Error, guard, guard_value};
 use evoharness::{
     WorldBox, evoharness_capacities, evoharness_costs, evoharness_status, evoharness_world,
     finished_flag,
 };
 use evoharness_core::Costs;
-use suite::{CAPACITIES, EpisodeStats, Teacher, VecEnv, WorldsConfig};
+use evoharness_core::{StepVerb, Value};
+use evoharness_runtime::World;
+use suite::{CAPACITIES, EpisodeStats, Intent, Teacher, VecEnv, WorldsConfig};
 
 use crate::task::task_config;
 
@@ -58,6 +62,101 @@ impl AnyVecEnv {
     fn last_episode(&self, i: usize) -> Option<&EpisodeStats> {
         each!(self, v => v.last_episode(i))
     }
+
+    fn intent_template(&self, i: usize, intent: &Intent) -> evoharness_runtime::Result<usize> {
+        each!(self, v => v.intent_template(i, intent))
+    }
+
+    /// The index of the tool named `name` (the worlds' names), if there is one.
+    fn tool_index(&self, name: &str) -> Option<u16> {
+        each!(self, v => {
+            let w = v.env(0)?.world();
+            (0..w.tools()).find(|&t| w.tool_name(t) == Some(name))
+        })
+    }
+}
+
+/// A teacher's high-level action from its JSON form; see `evoharness_vec_env_intent_template`.
+fn parse_intent(v: &AnyVecEnv, json: &str) -> ffi::Result<Intent> {
+    let bad = |m: String| Error::invalid(format!("intent {json}: {m}"));
+    let j: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let o = j
+        .as_object()
+        .ok_or_else(|| bad("not a JSON object".into()))?;
+    let key = |verb: &str| -> ffi::Result<String> {
+        o[verb]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| bad(format!("`{verb}` takes a field's key (a string)")))
+    };
+    const VERBS: &str = "finish, call (with arg), track, retract, recall, note, plan, cursor, \
+                         step (with verb)";
+    let verb = [
+        "finish", "call", "track", "retract", "recall", "note", "plan", "cursor", "step",
+    ]
+    .into_iter()
+    .find(|k| o.contains_key(*k))
+    .ok_or_else(|| bad(format!("no action: one of {VERBS}")))?;
+    Ok(match verb {
+        "finish" => Intent::Finish {
+            success: o[verb]
+                .as_bool()
+                .ok_or_else(|| bad("`finish` takes true or false".into()))?,
+        },
+        "call" => {
+            let tool = match &o[verb] {
+                serde_json::Value::String(name) => v.tool_index(name).ok_or_else(|| {
+                    bad(format!(
+                        "no tool {name:?} (the worlds' tool names name them)"
+                    ))
+                })?,
+                n => n
+                    .as_u64()
+                    .and_then(|n| u16::try_from(n).ok())
+                    .ok_or_else(|| bad("`call` takes a tool's name or index".into()))?,
+            };
+            let arg = match o.get("arg") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(serde_json::Value::Bool(b)) => Some(Value::Bool(*b)),
+                Some(serde_json::Value::Number(n)) => Some(match n.as_i64() {
+                    Some(i) => Value::Int(i),
+                    None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+                }),
+                Some(serde_json::Value::String(t)) => {
+                    Some(Value::text(t).map_err(|e| bad(format!("`arg`: {e}")))?)
+                }
+                Some(_) => return Err(bad("`arg` is a bool, a number or a string".into())),
+            };
+            Intent::Call { tool, arg }
+        }
+        "track" => Intent::Track { key: key(verb)? },
+        "retract" => Intent::Retract { key: key(verb)? },
+        "recall" => Intent::Recall { key: key(verb)? },
+        "note" => Intent::Note { key: key(verb)? },
+        "plan" => Intent::Plan { key: key(verb)? },
+        "cursor" => Intent::Cursor { key: key(verb)? },
+        _ => {
+            let step = o[verb]
+                .as_u64()
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| bad("`step` takes a step's index".into()))?;
+            let verb = match o.get("verb").and_then(serde_json::Value::as_str) {
+                Some("start") => StepVerb::Start,
+                Some("complete") => StepVerb::Complete,
+                Some("fail") => StepVerb::Fail,
+                Some("block") => StepVerb::Block,
+                Some("skip") => StepVerb::Skip,
+                Some("retry") => StepVerb::Retry,
+                _ => {
+                    return Err(bad(
+                        "`step` needs a `verb`: start, complete, fail, block, skip or retry".into(),
+                    ));
+                }
+            };
+            Intent::Step { step, verb }
+        }
+    })
 }
 
 /// `n` environments of one suite task, each an agent's world and workspace of the suite's
@@ -556,6 +655,53 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
         let mut labels = vec![0u32; out.len()];
         v.teacher_actions(t, &mut labels)?;
         out.copy_from_slice(&labels);
+        Ok(())
+    })
+}
+
+/// Writes to `*out` the action template that does, in environment `index`'s current state, the
+/// high-level action `intent` (NUL-terminated JSON): what a teacher written by a person says,
+/// mapped by the library to the layout's template. One of
+///
+/// - `{"finish": true}` (or `false`);
+/// - `{"call": "pay", "arg": 101}`: a tool by name (or index), with no `arg` or a bool, number
+///   or string argument, which must be the value of a field of the current event (looked up
+///   first) or of a belief slot: templates take arguments by position;
+/// - `{"track": "invoice"}`, `{"recall": "code"}`, `{"plan": "invoice"}`,
+///   `{"cursor": "page"}`: a field of the current event by key; `{"note": "code"}` a field by
+///   key, else a fact; `{"retract": "invoice"}` a fact by key;
+/// - `{"step": 0, "verb": "complete"}` (`start`, `complete`, `fail`, `block`, `skip`, `retry`).
+///
+/// Errors (nothing written): `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last
+/// environment; `INVALID_ARGUMENT` for JSON that is not such an action, and for an action the
+/// layout cannot express (an argument no field or slot holds, a key the event lacks, a step
+/// past the capacity) or that is not legal now: the message says which and why.
+///
+/// # Safety
+/// `env` is a live environment that no thread changes meanwhile; `intent` a NUL-terminated
+/// string; `out` points at a writable `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_intent_template(
+    env: *const evoharness_vec_env,
+    index: usize,
+    intent: *const c_char,
+    out: *mut u32,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (v, json, out) = unsafe {
+            (
+                ffi::try_ref(env, "env")?,
+                ffi::text(intent, "intent")?,
+                ffi::out(out, "out")?,
+            )
+        };
+        check_index(v, index)?;
+        let intent = parse_intent(v, json)?;
+        let t = v
+            .intent_template(index, &intent)
+            .map_err(|e| Error::invalid(e.to_string()))?;
+        out.write(t as u32);
         Ok(())
     })
 }

@@ -420,6 +420,26 @@ static void test_worlds_vec_env(void) {
     }
     CHECK(episodes[0] >= 3 && episodes[1] >= 3);
 
+    /* A teacher's high-level actions, mapped to templates by the library. */
+    uint32_t t = 99;
+    OK(evoharness_vec_env_intent_template(v, 0, "{\"call\": \"next\"}", &t));
+    CHECK(t == 2);
+    OK(evoharness_vec_env_intent_template(v, 1, "{\"finish\": true}", &t));
+    CHECK(t == 0);
+    t = 99;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_intent_template(v, 0, "{\"call\": \"pay\", \"arg\": 999}", &t));
+    CHECK(error_mentions("cannot express a call of \"pay\" with Int(999)") && t == 99);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_intent_template(v, 0, "{\"call\": \"refund\"}", &t));
+    CHECK(error_mentions("no tool \"refund\""));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "{\"fly\": 1}", &t));
+    CHECK(error_mentions("no action"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "nope", &t));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_intent_template(v, 2, "{\"finish\": true}", &t));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_intent_template(v, 0, NULL, &t));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "{}", NULL));
+
     /* A world that fails: the step says which environment, and why. */
     l[1].fail_call = 9;
     actions[0] = actions[1] = 2;
