@@ -767,3 +767,246 @@ pub unsafe extern "C" fn evoharness_vec_env_episodes(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The same world, run natively and through the C callbacks of
+    //! `evoharness_world_from_callbacks`, gives the very same environment: every observation,
+    //! mask, reward, done flag and episode.
+
+    use std::ffi::{CString, c_void};
+
+    use evoharness::{
+        evoharness_tool_call, evoharness_tool_result, evoharness_verdict,
+        evoharness_world_callbacks,
+    };
+    use evoharness_core::{EventBuf, EventKind, ToolCall, Value, heapless};
+    use evoharness_runtime::Verdict;
+
+    use super::*;
+
+    /// Four tools: `next` (an id, or done), `pay` (an id), `audit`, `note` (echoes text).
+    #[derive(Default)]
+    struct Ledger {
+        items: i64,
+        next: i64,
+        paid: Vec<u32>,
+    }
+
+    impl World for Ledger {
+        fn tools(&self) -> u16 {
+            4
+        }
+
+        fn reset(&mut self, seed: u64) -> EventBuf {
+            self.items = 2 + (seed % 3) as i64;
+            self.next = 0;
+            self.paid = vec![0; self.items as usize];
+            EventBuf::new(EventKind::Notice, 0)
+                .with("items", Value::Int(self.items))
+                .unwrap()
+                .with("rate", Value::Float(0.5 + seed as f64))
+                .unwrap()
+        }
+
+        fn call(&mut self, call: &ToolCall) -> EventBuf {
+            let e = EventBuf::new(EventKind::Result, call.tool);
+            match (call.tool, call.args.first()) {
+                (0, _) if self.next < self.items => {
+                    self.next += 1;
+                    e.with("item", Value::Int(100 + self.next - 1)).unwrap()
+                }
+                (0, _) => e.with("done", Value::Bool(true)).unwrap(),
+                (1, Some(Value::Int(id))) if (100..100 + self.items).contains(id) => {
+                    self.paid[(id - 100) as usize] += 1;
+                    e.with("paid", Value::Int(*id)).unwrap()
+                }
+                (1, _) => EventBuf::new(EventKind::Error, 1)
+                    .with("code", Value::text("unknown").unwrap())
+                    .unwrap(),
+                (2, _) => e
+                    .with(
+                        "left",
+                        Value::Int(self.paid.iter().filter(|&&p| p == 0).count() as i64),
+                    )
+                    .unwrap(),
+                (_, arg) => e
+                    .with(
+                        "echo",
+                        arg.cloned().unwrap_or(Value::bytes(b"\x01").unwrap()),
+                    )
+                    .unwrap(),
+            }
+        }
+
+        fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
+            Some(Verdict {
+                success: finished == Some(true) && self.paid.iter().all(|&p| p == 1),
+                violations: self.paid.iter().filter(|&&p| p > 1).count() as u32,
+            })
+        }
+    }
+
+    fn write(e: &EventBuf, out: *mut evoharness_tool_result) -> i32 {
+        let mut status = evoharness_status::Ok;
+        // SAFETY: `out` is the result lent to the running callback; keys and text are
+        // NUL-terminated copies that live across each call.
+        unsafe {
+            let _ = evoharness::evoharness_tool_result_set_kind(out, e.kind as u32);
+            for f in &e.fields {
+                let key = CString::new(f.key.as_str()).unwrap();
+                let k = key.as_ptr();
+                status = match &f.value {
+                    Value::Bool(b) => evoharness::evoharness_tool_result_add_bool(out, k, *b),
+                    Value::Int(i) => evoharness::evoharness_tool_result_add_int(out, k, *i),
+                    Value::Float(x) => evoharness::evoharness_tool_result_add_float(out, k, *x),
+                    Value::Text(t) => {
+                        let t = CString::new(t.as_str()).unwrap();
+                        evoharness::evoharness_tool_result_add_text(out, k, t.as_ptr())
+                    }
+                    Value::Bytes(b) => {
+                        evoharness::evoharness_tool_result_add_bytes(out, k, b.as_ptr(), b.len())
+                    }
+                };
+            }
+        }
+        i32::from(status != evoharness_status::Ok)
+    }
+
+    /// # Safety
+    /// `user` is a live `Ledger` used by nothing else during the call.
+    unsafe fn ledger<'a>(user: *mut c_void) -> &'a mut Ledger {
+        // SAFETY: the caller's contract.
+        unsafe { &mut *user.cast::<Ledger>() }
+    }
+
+    unsafe extern "C" fn reset(
+        user: *mut c_void,
+        seed: u64,
+        out: *mut evoharness_tool_result,
+    ) -> i32 {
+        // SAFETY: the world's user data is the ledger it was made with.
+        write(&unsafe { ledger(user) }.reset(seed), out)
+    }
+
+    unsafe extern "C" fn call(
+        user: *mut c_void,
+        c: *const evoharness_tool_call,
+        out: *mut evoharness_tool_result,
+    ) -> i32 {
+        // SAFETY: the call lent to this callback.
+        let c = unsafe { &*c };
+        let mut args = heapless::Vec::new();
+        for a in &c.args[..c.arg_count] {
+            let v = match a.kind as u8 {
+                0 => Value::Bool(a.boolean),
+                1 => Value::Int(a.integer),
+                2 => Value::Float(a.number),
+                3 => Value::text(std::str::from_utf8(&a.data[..a.len]).unwrap()).unwrap(),
+                _ => Value::bytes(&a.data[..a.len]).unwrap(),
+            };
+            args.push(v).unwrap();
+        }
+        let call = ToolCall { tool: c.tool, args };
+        // SAFETY: as in `reset`.
+        write(&unsafe { ledger(user) }.call(&call), out)
+    }
+
+    unsafe extern "C" fn judge(
+        user: *mut c_void,
+        finished: i8,
+        out: *mut evoharness_verdict,
+    ) -> i32 {
+        let finished = (finished >= 0).then_some(finished == 1);
+        // SAFETY: as in `reset`; `out` is the verdict lent to this callback.
+        let v = unsafe { ledger(user) }.judge(finished).unwrap();
+        // SAFETY: as above.
+        unsafe {
+            (*out).success = v.success;
+            (*out).violations = v.violations;
+        }
+        0
+    }
+
+    unsafe extern "C" fn drop_ledger(user: *mut c_void) {
+        // SAFETY: made by `Box::into_raw` below, dropped once.
+        drop(unsafe { Box::from_raw(user.cast::<Ledger>()) });
+    }
+
+    fn callback_world() -> WorldBox {
+        let cb = evoharness_world_callbacks {
+            reset: Some(reset),
+            call: Some(call),
+            judge: Some(judge),
+            save_cursor: None,
+            restore_cursor: None,
+            drop: Some(drop_ledger),
+        };
+        let names: Vec<CString> = ["next", "pay", "audit", "note"]
+            .iter()
+            .map(|n| CString::new(*n).unwrap())
+            .collect();
+        let ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+        let user = Box::into_raw(Box::<Ledger>::default()).cast::<c_void>();
+        let mut w = std::ptr::null_mut();
+        // SAFETY: the callbacks above with a boxed ledger they own; four names.
+        let s = unsafe {
+            evoharness::evoharness_world_from_callbacks(&cb, user, ptrs.as_ptr(), 4, &mut w)
+        };
+        assert_eq!(s, evoharness_status::Ok);
+        // SAFETY: a world handle just made, ours.
+        *unsafe { Box::from_raw(w.cast::<WorldBox>()) }
+    }
+
+    #[test]
+    fn a_world_through_c_callbacks_steps_exactly_as_it_does_natively() {
+        let n = 3;
+        let config = WorldsConfig {
+            seed: 7,
+            costs: Costs {
+                track: 2,
+                ..Costs::default()
+            },
+            ..WorldsConfig::new(4, 50)
+        };
+        let mut native =
+            VecEnv::from_worlds((0..n).map(|_| Ledger::default()).collect(), config).unwrap();
+        let mut bridged =
+            VecEnv::from_worlds((0..n).map(|_| callback_world()).collect(), config).unwrap();
+        let (ol, al) = (native.obs_len(), native.actions());
+        assert_eq!((ol, al), (bridged.obs_len(), bridged.actions()));
+        let buffers = || {
+            (
+                vec![0.0f32; n * ol],
+                vec![0u8; n * al],
+                vec![0.0f32; n],
+                vec![0u8; n],
+            )
+        };
+        let (mut o1, mut m1, mut r1, mut d1) = buffers();
+        let (mut o2, mut m2, mut r2, mut d2) = buffers();
+        native.observe(&mut o1, &mut m1).unwrap();
+        bridged.observe(&mut o2, &mut m2).unwrap();
+        assert_eq!(o1, o2);
+        let mut rng = evoharness_runtime::rng::SplitMix64(3);
+        for _ in 0..3_000 {
+            let acts: Vec<u32> = (0..n)
+                .map(|i| {
+                    let legal: Vec<usize> = (0..al).filter(|&t| m1[i * al + t] == 1).collect();
+                    legal[(rng.next_u64() % legal.len() as u64) as usize] as u32
+                })
+                .collect();
+            native
+                .step(&acts, &mut o1, &mut m1, &mut r1, &mut d1)
+                .unwrap();
+            bridged
+                .step(&acts, &mut o2, &mut m2, &mut r2, &mut d2)
+                .unwrap();
+            assert_eq!((&o1, &m1, &r1, &d1), (&o2, &m2, &r2, &d2));
+        }
+        for i in 0..n {
+            assert!(native.episodes(i) > 5);
+            assert_eq!(native.last_episode(i), bridged.last_episode(i));
+        }
+    }
+}
