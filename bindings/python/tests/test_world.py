@@ -345,3 +345,24 @@ def re_escape(s):
     import re
 
     return re.escape(s)
+
+
+class Reenters(Invoices):
+    """Calls back into its own environment from inside a tool call: a bug the library refuses."""
+
+    env = None
+
+    def call(self, tool, args):
+        type(self).env.observe()
+        return super().call(tool, args)
+
+
+def test_a_world_that_calls_back_into_its_environment_is_refused_not_undefined():
+    env = HarnessEnv(Reenters, 1, budget=10)
+    Reenters.env = env
+    with pytest.raises(WorldError, match="the environment is in use") as e:
+        env.step([env.templates.act(0)])
+    assert isinstance(e.value.__cause__, evoharness.EvoharnessError)
+    Reenters.env = None
+    env.observe()  # and it goes on
+    env.close()

@@ -87,9 +87,11 @@ typedef uint32_t evoharness_teacher;
  * template each. An environment whose episode ends is reset at once with its next seed;
  * Experience carries over between the episodes of one environment (one organisation).
  *
- * Made by `evoharness_vec_env_new` or `evoharness_vec_env_new_grouped`; the caller owns it
- * and frees it with `evoharness_vec_env_free`. Thread safety: one thread at a time; it may
- * move between threads.
+ * Made by `evoharness_vec_env_new`, `evoharness_vec_env_new_grouped` or
+ * `evoharness_vec_env_new_worlds`; the caller owns it and frees it with
+ * `evoharness_vec_env_free`. Thread safety: one thread at a time; it may move between
+ * threads. The callbacks of its worlds run inside its functions, which refuse calls from them
+ * (`INVALID_ARGUMENT`: the environment is in use; `evoharness_vec_env_free` does nothing).
  */
 typedef struct evoharness_vec_env evoharness_vec_env;
 
@@ -395,7 +397,8 @@ evoharness_status evoharness_vec_env_new_worlds(evoharness_world **worlds,
                                                 struct evoharness_vec_env **out);
 
 /**
- * Frees an environment (with its worlds). NULL is a no-op.
+ * Frees an environment (with its worlds). NULL is a no-op; so is a call from inside one of its
+ * worlds' callbacks (a bug: the last error says so).
  *
  * # Safety
  * `env` is NULL or an environment from `evoharness_vec_env_new`,

@@ -7,6 +7,8 @@
 
 use std::ffi::c_char;
 
+use std::cell::{Cell, UnsafeCell};
+
 use evoharness::ffi::{self, Castable, Error, guard, guard_value};
 use evoharness::{
     WorldBox, evoharness_capacities, evoharness_costs, evoharness_status, evoharness_world,
@@ -164,15 +166,67 @@ fn parse_intent(v: &AnyVecEnv, json: &str) -> ffi::Result<Intent> {
 /// template each. An environment whose episode ends is reset at once with its next seed;
 /// Experience carries over between the episodes of one environment (one organisation).
 ///
-/// Made by `evoharness_vec_env_new` or `evoharness_vec_env_new_grouped`; the caller owns it
-/// and frees it with `evoharness_vec_env_free`. Thread safety: one thread at a time; it may
-/// move between threads.
+/// Made by `evoharness_vec_env_new`, `evoharness_vec_env_new_grouped` or
+/// `evoharness_vec_env_new_worlds`; the caller owns it and frees it with
+/// `evoharness_vec_env_free`. Thread safety: one thread at a time; it may move between
+/// threads. The callbacks of its worlds run inside its functions, which refuse calls from them
+/// (`INVALID_ARGUMENT`: the environment is in use; `evoharness_vec_env_free` does nothing).
 pub struct evoharness_vec_env {
     _private: [u8; 0],
 }
 
+/// What an `evoharness_vec_env` handle points at: the environments, and whether a call is
+/// inside them, so that a world's callback that calls back into its environment is refused
+/// instead of aliasing it.
+#[doc(hidden)]
+pub struct VecEnvHandle {
+    busy: Cell<bool>,
+    env: UnsafeCell<AnyVecEnv>,
+}
+
 impl Castable for evoharness_vec_env {
-    type Rust = AnyVecEnv;
+    type Rust = VecEnvHandle;
+}
+
+fn handle(env: AnyVecEnv) -> *mut evoharness_vec_env {
+    ffi::to_owned_ptr::<evoharness_vec_env>(VecEnvHandle {
+        busy: Cell::new(false),
+        env: UnsafeCell::new(env),
+    })
+}
+
+/// Exclusive use of an environment for the length of one call.
+struct Entered<'a> {
+    h: &'a VecEnvHandle,
+}
+
+impl Entered<'_> {
+    fn env(&mut self) -> &mut AnyVecEnv {
+        // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for
+        // this handle exists on this thread, and the host uses an environment from one thread
+        // at a time (the header's contract): this is the only reference to it.
+        unsafe { &mut *self.h.env.get() }
+    }
+}
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        self.h.busy.set(false);
+    }
+}
+
+/// # Safety
+/// `p` is NULL or a live environment that no other thread uses.
+unsafe fn enter<'a>(p: *const evoharness_vec_env) -> ffi::Result<Entered<'a>> {
+    // SAFETY: the caller's contract. Only the `Cell` and `UnsafeCell` are reached through this
+    // shared reference, so it may coexist with the `&mut` to the environment of an outer call.
+    let h = unsafe { ffi::try_ref(p, "env") }?;
+    if h.busy.replace(true) {
+        return Err(Error::invalid(
+            "the environment is in use: a callback of one of its worlds called back into it",
+        ));
+    }
+    Ok(Entered { h })
 }
 
 /// A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
@@ -324,7 +378,7 @@ pub unsafe extern "C" fn evoharness_vec_env_new_grouped(
                 )
             })?;
         let v = VecEnv::grouped(task, n, group, organisation_start..end, seed)?;
-        out.write(ffi::to_owned_ptr::<evoharness_vec_env>(AnyVecEnv::Suite(v)));
+        out.write(handle(AnyVecEnv::Suite(v)));
         Ok(())
     })
 }
@@ -474,14 +528,13 @@ pub unsafe extern "C" fn evoharness_vec_env_new_worlds(
             group: c.group,
         };
         let v = VecEnv::from_worlds(worlds, wc)?;
-        out.write(ffi::to_owned_ptr::<evoharness_vec_env>(AnyVecEnv::Worlds(
-            v,
-        )));
+        out.write(handle(AnyVecEnv::Worlds(v)));
         Ok(())
     })
 }
 
-/// Frees an environment (with its worlds). NULL is a no-op.
+/// Frees an environment (with its worlds). NULL is a no-op; so is a call from inside one of its
+/// worlds' callbacks (a bug: the last error says so).
 ///
 /// # Safety
 /// `env` is NULL or an environment from `evoharness_vec_env_new`,
@@ -490,7 +543,18 @@ pub unsafe extern "C" fn evoharness_vec_env_new_worlds(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_vec_env_free(env: *mut evoharness_vec_env) {
     guard_value((), || {
+        if env.is_null() {
+            return;
+        }
         // SAFETY: the caller's contract.
+        match unsafe { enter(env) } {
+            Ok(entered) => drop(entered),
+            Err(e) => {
+                ffi::set_last_error(&format!("evoharness_vec_env_free: {}", e.message));
+                return;
+            }
+        }
+        // SAFETY: the caller's contract; not in use (checked just above, on this thread).
         unsafe { ffi::free_owned(env) }
     })
 }
@@ -510,7 +574,8 @@ pub unsafe extern "C" fn evoharness_vec_env_get_info(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (v, out) = unsafe { (ffi::try_ref(env, "env")?, ffi::out(out, "out")?) };
+        let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
+        let v = &*e.env();
         out.write(evoharness_vec_env_info {
             n: v.len(),
             group: v.group(),
@@ -551,13 +616,14 @@ pub unsafe extern "C" fn evoharness_vec_env_observe(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract, argument by argument.
-        let (v, obs, mask) = unsafe {
+        let (mut e, obs, mask) = unsafe {
             (
-                ffi::try_ref(env, "env")?,
+                enter(env)?,
                 ffi::slice_mut(obs, obs_len, "obs")?,
                 ffi::slice_mut(mask, mask_len, "mask")?,
             )
         };
+        let v = &*e.env();
         check_len("obs", obs.len(), v.len() * v.obs_len())?;
         check_len("mask", mask.len(), v.len() * v.actions())?;
         each!(v, v => v.observe(obs, mask)).map_err(Error::from)
@@ -594,9 +660,9 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract, argument by argument.
-        let (v, actions, obs, mask, reward, done) = unsafe {
+        let (mut e, actions, obs, mask, reward, done) = unsafe {
             (
-                ffi::try_mut(env, "env")?,
+                enter(env)?,
                 ffi::slice(actions, actions_len, "actions")?,
                 ffi::slice_mut(obs, obs_len, "obs")?,
                 ffi::slice_mut(mask, mask_len, "mask")?,
@@ -604,6 +670,7 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
                 ffi::slice_mut(done, done_len, "done")?,
             )
         };
+        let v = e.env();
         each!(v, v => v.step(actions, obs, mask, reward, done)).map_err(|e| match e.kind() {
             evoharness_runtime::ErrorKind::Config => Error::invalid(e.to_string()),
             _ => Error::from(e),
@@ -631,12 +698,8 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (v, out) = unsafe {
-            (
-                ffi::try_ref(env, "env")?,
-                ffi::slice_mut(out, out_len, "out")?,
-            )
-        };
+        let (mut e, out) = unsafe { (enter(env)?, ffi::slice_mut(out, out_len, "out")?) };
+        let v = &*e.env();
         let t = match teacher {
             0 => Teacher::Lean,
             1 => Teacher::Oracle,
@@ -689,13 +752,14 @@ pub unsafe extern "C" fn evoharness_vec_env_intent_template(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (v, json, out) = unsafe {
+        let (mut e, json, out) = unsafe {
             (
-                ffi::try_ref(env, "env")?,
+                enter(env)?,
                 ffi::text(intent, "intent")?,
                 ffi::out(out, "out")?,
             )
         };
+        let v = &*e.env();
         check_index(v, index)?;
         let intent = parse_intent(v, json)?;
         let t = v
@@ -734,7 +798,8 @@ pub unsafe extern "C" fn evoharness_vec_env_last_episode(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (v, out) = unsafe { (ffi::try_ref(env, "env")?, ffi::out(out, "out")?) };
+        let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
+        let v = &*e.env();
         check_index(v, index)?;
         let s = v.last_episode(index).ok_or_else(|| {
             Error::not_found(format!(
@@ -761,7 +826,8 @@ pub unsafe extern "C" fn evoharness_vec_env_episodes(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (v, out) = unsafe { (ffi::try_ref(env, "env")?, ffi::out(out, "out")?) };
+        let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
+        let v = &*e.env();
         check_index(v, index)?;
         out.write(v.episodes(index));
         Ok(())

@@ -341,6 +341,59 @@ static void test_training(void) {
     evoharness_vec_env_free(v);
 }
 
+/* A world whose callback calls back into its own environment: refused, never aliased. */
+static struct evoharness_vec_env *reentered_env = NULL;
+static evoharness_status reentered_observe = EVOHARNESS_STATUS_OK;
+static evoharness_status reentered_step = EVOHARNESS_STATUS_OK;
+static int reentered_in_use = 0; /* both refusals said why */
+
+static int32_t reentering_call(void *user_data, const evoharness_tool_call *call,
+                               evoharness_tool_result *result) {
+    float obs[1];
+    uint8_t mask[1], done[1];
+    float reward[1];
+    uint32_t action[1] = {0};
+    reentered_observe = evoharness_vec_env_observe(reentered_env, obs, 1, mask, 1);
+    reentered_in_use = error_mentions("the environment is in use");
+    reentered_step =
+        evoharness_vec_env_step(reentered_env, action, 1, obs, 1, mask, 1, reward, 1, done, 1);
+    reentered_in_use &= error_mentions("the environment is in use");
+    evoharness_vec_env_free(reentered_env); /* refused: a no-op, with the last error set */
+    return ledger_call(user_data, call, result);
+}
+
+static void test_reentering_world(void) {
+    int dropped = 0;
+    struct ledger l;
+    memset(&l, 0, sizeof l);
+    l.dropped = &dropped;
+    evoharness_world_callbacks cb = LEDGER_CALLBACKS;
+    cb.call = reentering_call;
+    evoharness_world *w = NULL;
+    OK(evoharness_world_from_callbacks(&cb, &l, LEDGER_TOOLS, 3, &w));
+    struct evoharness_vec_env_config config;
+    OK(evoharness_vec_env_config_default(&config));
+    OK(evoharness_vec_env_new_worlds(&w, 1, &config, &reentered_env));
+    struct evoharness_vec_env_info info;
+    OK(evoharness_vec_env_get_info(reentered_env, &info));
+    float *obs = malloc(info.obs_len * sizeof *obs);
+    uint8_t *mask = malloc(info.actions);
+    float reward[1];
+    uint8_t done[1];
+    uint32_t next[1] = {2};
+    OK(evoharness_vec_env_step(reentered_env, next, 1, obs, info.obs_len, mask, info.actions,
+                               reward, 1, done, 1));
+    CHECK(reentered_observe == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(reentered_step == EVOHARNESS_STATUS_INVALID_ARGUMENT && reentered_in_use);
+    CHECK(error_mentions("evoharness_vec_env_free: the environment is in use"));
+    CHECK(l.calls == 1 && dropped == 0);
+    OK(evoharness_vec_env_observe(reentered_env, obs, info.obs_len, mask, info.actions));
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(reentered_env);
+    CHECK(dropped == 1);
+}
+
 /* Worlds written by the host (ledger.h) in a VecEnv: the library's workspace, layout, budget,
  * rewards and episode stats over the host's tools and judge. */
 static void test_worlds_vec_env(void) {
@@ -468,6 +521,7 @@ int main(int argc, char **argv) {
     test_vec_env();
     test_training();
     test_worlds_vec_env();
+    test_reentering_world();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
