@@ -29,8 +29,10 @@ wrong, with the original exception as its ``__cause__``.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import inspect
+import weakref
 from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_float, c_int8, c_int32,
                     c_int64, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 
@@ -400,7 +402,21 @@ def _judge_cb(user_data, finished, verdict):
 
 @_DROP
 def _drop_cb(user_data):
-    _BRIDGES.pop(int(user_data or 0), None)
+    try:
+        _BRIDGES.pop(int(user_data or 0), None)
+    except BaseException:  # noqa: BLE001 - never raise into C
+        pass
+
+
+# Environments still open at exit are closed while the trampolines above still exist (module
+# teardown could otherwise free them before a late `__del__` frees the worlds that call them).
+_LIVE: "weakref.WeakSet[HarnessEnv]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all():
+    for env in list(_LIVE):
+        env.close()
 
 
 def _callbacks(has_judge: bool) -> _Callbacks:
@@ -556,6 +572,7 @@ class HarnessEnv:
                     l.evoharness_world_free(arr[i])
         self._check(status)
         self._h = handle
+        _LIVE.add(self)
         info = VecEnvInfo()
         check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
         self.n, self.group = info.n, info.group

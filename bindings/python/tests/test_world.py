@@ -366,3 +366,21 @@ def test_a_world_that_calls_back_into_its_environment_is_refused_not_undefined()
     Reenters.env = None
     env.observe()  # and it goes on
     env.close()
+
+
+def test_an_environment_left_open_at_exit_is_closed_cleanly():
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    here = pathlib.Path(__file__).resolve().parent
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "import evoharness, test_world\n"
+            "env = evoharness.HarnessEnv(test_world.Invoices, 2, budget=10)\n"
+            "env.step([env.templates.act(0)] * 2)\n"
+            "print('exiting')\n") % (str(here.parent), str(here))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=os.environ, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "exiting" and "Exception ignored" not in out.stderr
