@@ -482,6 +482,9 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             .len();
         b.world.clear();
         let saved = self.world.save_cursor(&mut b.world);
+        if let Some(e) = self.world.take_failure() {
+            return Err(e);
+        }
         Checkpoint {
             policy: self.identity,
             steps: self.steps,
@@ -514,7 +517,9 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
     }
 
     /// Starts a new task with this seed: clears Belief and Progress, keeps Experience, resets
-    /// the world and tells the controller.
+    /// the world and tells the controller. If the world itself failed to reset
+    /// ([`World::take_failure`]), the next step returns that error (unless the caller took it
+    /// from the world first).
     pub fn start_task(&mut self, seed: u64) {
         self.ws.reset_task();
         let first = self.world.reset(seed);
@@ -600,9 +605,19 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         self.ws.finished().is_some() || self.ws.remaining() == 0
     }
 
-    /// How the current task went so far, as the world judges it ([`World::judge`]).
+    /// How the current task went so far, as the world judges it ([`World::judge`]); `None`
+    /// also when the world failed to judge (see [`Agent::try_verdict`]).
     pub fn verdict(&self) -> Option<Verdict> {
         self.world.judge(self.ws.finished())
+    }
+
+    /// [`Agent::verdict`], with the world's own failure ([`World::take_failure`]) as an error.
+    pub fn try_verdict(&self) -> Result<Option<Verdict>> {
+        let v = self.world.judge(self.ws.finished());
+        match self.world.take_failure() {
+            Some(e) => Err(e),
+            None => Ok(v),
+        }
     }
 
     /// One step of the loop. `Ok(None)` when the task has ended (finished, budget spent, or no
@@ -611,7 +626,15 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
     /// With a [`CheckpointSchedule`], a step that reaches a boundary then writes the
     /// checkpoint; if that fails, the error is returned after the step took effect, and the
     /// agent goes on (the next boundary tries again).
+    ///
+    /// A world that itself failed ([`World::take_failure`]) makes the step return its error
+    /// ([`ErrorKind::World`] for a host's callback world): after the tool call, with the step
+    /// taken and the world's placeholder event observed, and no checkpoint written; after a
+    /// failed reset, at the next step, before anything is done.
     pub fn step(&mut self) -> Result<Option<StepReport>> {
+        if let Some(e) = self.world.take_failure() {
+            return Err(e);
+        }
         if self.is_over() {
             return Ok(None);
         }
@@ -657,6 +680,9 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
     /// task has already ended. A decision the workspace refuses is an error that changes
     /// nothing.
     pub fn step_with(&mut self, decision: &Decision) -> Result<Option<StepReport>> {
+        if let Some(e) = self.world.take_failure() {
+            return Err(e);
+        }
         if self.is_over() {
             return Ok(None);
         }
@@ -724,6 +750,9 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             let event = self.world.call(call);
             self.controller.observe(&action, Some(&event));
             self.ws.observe_owned(event);
+            if let Some(e) = self.world.take_failure() {
+                return Err(e);
+            }
         } else {
             self.controller.observe(&action, None);
         }

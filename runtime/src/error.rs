@@ -25,6 +25,9 @@ pub enum ErrorKind {
     Checkpoint,
     /// Bad configuration or arguments.
     Config,
+    /// The world itself failed, not a tool at its job (that is an error event): a callback of
+    /// a world written by a host reported a failure, returned something malformed, or raised.
+    World,
 }
 
 /// An error of the runtime.

@@ -15,6 +15,7 @@
 //! | [`World::call`] | after every applied `act` | run the tool; return a result or an error event, never abort |
 //! | [`World::judge`] | when a host asks how the task went | say whether it succeeded (optional) |
 //! | [`World::save_cursor`], [`World::restore_cursor`] | at a checkpoint, at a resume | save and restore the world's position (optional) |
+//! | [`World::take_failure`] | after each of the above | report that the world itself broke (optional) |
 //!
 //! Determinism: an agent is deterministic for a seed when its world is, that is when `reset` and
 //! `call` are pure functions of the seed and the calls so far. Exactly-once side effects across
@@ -91,6 +92,21 @@ pub trait World {
              not implement World::restore_cursor)",
         ))
     }
+
+    /// Takes the failure of the world *itself* since the last call, if any: not a tool that
+    /// failed at its job (that is an error event, and the agent goes on), but a world that could
+    /// not answer at all, such as a host's callback world whose callback reported a failure,
+    /// returned a malformed event or raised an exception (the methods above cannot return an
+    /// error, so such a world returns a placeholder event and keeps the failure for this).
+    ///
+    /// The agent asks after [`World::reset`] (the next step returns the error), after
+    /// [`World::call`] (the step returns it, having taken effect), after
+    /// [`World::save_cursor`] (the checkpoint is not written) and in
+    /// [`Agent::try_verdict`](crate::Agent::try_verdict). Takes `&self` because `judge` and
+    /// `save_cursor` do: keep the failure in a cell. The default never fails.
+    fn take_failure(&self) -> Option<Error> {
+        None
+    }
 }
 
 impl<W: World + ?Sized> World for Box<W> {
@@ -120,6 +136,10 @@ impl<W: World + ?Sized> World for Box<W> {
 
     fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
         (**self).restore_cursor(cursor)
+    }
+
+    fn take_failure(&self) -> Option<Error> {
+        (**self).take_failure()
     }
 }
 

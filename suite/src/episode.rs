@@ -1,8 +1,8 @@
-//! Scoring an agent's episodes of a suite task.
+//! Scoring an agent's episodes of a suite task (or of any other world).
 //!
-//! An episode is a task of an [`Agent`] over a [`SuiteWorld`]: [`Agent::start_task`] with a
-//! seed, then steps until the agent finishes, its budget is spent (the episode counts as
-//! unfinished), or a step limit. [`Score`] turns each step's [`StepReport`] into the episode's
+//! An episode is a task of an [`Agent`] over a [`SuiteWorld`] (or any [`World`]):
+//! [`Agent::start_task`] with a seed, then steps until the agent finishes, its budget is spent
+//! (the episode counts as unfinished), or a step limit. [`Score`] turns each step's [`StepReport`] into the episode's
 //! [`EpisodeStats`] and [`reward`]; [`run`] plays a whole episode with the agent's own
 //! controller, and [`VecEnv`](crate::VecEnv) steps agents with decisions from a learner. Both
 //! use the agent's one step path.
@@ -10,13 +10,14 @@
 //! The agent's workspace persists between episodes with Belief and Progress cleared and
 //! Experience kept, so lessons carry over within an organisation.
 
+use std::any::Any;
 use std::time::Instant;
 
 use evoharness_core::Action;
-use evoharness_runtime::{Agent, AgentConfig, Controller, Result, Selection, StepReport};
+use evoharness_runtime::{Agent, AgentConfig, Controller, Result, Selection, StepReport, World};
 
 use crate::world::SuiteWorld;
-use crate::{EpisodeStats, TaskConfig, harness_index, reward};
+use crate::{EpisodeStats, TaskConfig, Violations, harness_index, reward};
 
 /// The agent configuration a suite task needs: its budget and costs, greedy choices, `seed`.
 pub fn agent_config(task: &TaskConfig, seed: u64) -> AgentConfig {
@@ -29,6 +30,10 @@ pub fn agent_config(task: &TaskConfig, seed: u64) -> AgentConfig {
 }
 
 /// One episode's stats, kept up to date step by step.
+///
+/// Works for any world: a [`SuiteWorld`] gives its items, landings and violations by kind; any
+/// other world its judge's verdict ([`World::judge`]: success, and its violation count as
+/// [`Violations::other`](crate::Violations::other)), with no items.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Score {
     stats: EpisodeStats,
@@ -36,15 +41,21 @@ pub struct Score {
     closed: bool,
 }
 
+/// The world as a suite world, if it is one.
+fn suite_world<W: World + 'static>(w: &W) -> Option<&SuiteWorld> {
+    (w as &dyn Any).downcast_ref::<SuiteWorld>()
+}
+
 impl Score {
     /// A score for the episode `agent` has just started.
-    pub fn begin<C>(agent: &Agent<SuiteWorld, C>) -> Self
+    pub fn begin<W, C>(agent: &Agent<W, C>) -> Self
     where
-        C: Controller<SuiteWorld>,
+        W: World + 'static,
+        C: Controller<W>,
     {
         Self {
             stats: EpisodeStats {
-                items: agent.world().items(),
+                items: suite_world(agent.world()).map_or(0, SuiteWorld::items),
                 ..EpisodeStats::default()
             },
             budget: agent.config().budget,
@@ -54,9 +65,10 @@ impl Score {
 
     /// Counts one step the agent took; returns its reward ([`reward::step`]), which on the
     /// step that ends the episode includes the final one (then the stats are final).
-    pub fn step<C>(&mut self, agent: &Agent<SuiteWorld, C>, report: &StepReport) -> f64
+    pub fn step<W, C>(&mut self, agent: &Agent<W, C>, report: &StepReport) -> f64
     where
-        C: Controller<SuiteWorld>,
+        W: World + 'static,
+        C: Controller<W>,
     {
         let s = &mut self.stats;
         s.steps += 1;
@@ -76,10 +88,13 @@ impl Score {
     }
 
     /// Ends the episode where it stands (a step limit, or no legal action): the stats become
-    /// final. Does nothing if it has ended already.
-    pub fn close<C>(&mut self, agent: &Agent<SuiteWorld, C>)
+    /// final. Does nothing if it has ended already. A world that fails to judge
+    /// ([`World::take_failure`]) keeps its failure for the caller to take; the episode then
+    /// counts as failed.
+    pub fn close<W, C>(&mut self, agent: &Agent<W, C>)
     where
-        C: Controller<SuiteWorld>,
+        W: World + 'static,
+        C: Controller<W>,
     {
         if self.closed {
             return;
@@ -88,9 +103,18 @@ impl Score {
         let world = agent.world();
         let s = &mut self.stats;
         s.finished = agent.workspace().finished();
-        s.violations = world.violations();
-        s.success = world.judge(s.finished);
-        s.landed = world.landed_count();
+        if let Some(w) = suite_world(world) {
+            s.violations = w.violations();
+            s.success = w.judge(s.finished);
+            s.landed = w.landed_count();
+        } else {
+            let v = world.judge(s.finished).unwrap_or_default();
+            s.success = v.success;
+            s.violations = Violations {
+                other: v.violations,
+                ..Violations::default()
+            };
+        }
     }
 
     /// The stats so far; final once the episode has ended.
@@ -101,14 +125,16 @@ impl Score {
 
 /// Plays one episode with seed `seed` and the agent's own controller, at most `max_steps`
 /// steps, timing each step into `times` if given. Experience from earlier episodes is kept.
-pub fn run<C>(
-    agent: &mut Agent<SuiteWorld, C>,
+/// A world that fails ([`World::take_failure`]) ends it with its error.
+pub fn run<W, C>(
+    agent: &mut Agent<W, C>,
     seed: u64,
     max_steps: u64,
     mut times: Option<&mut StepTimes>,
 ) -> Result<EpisodeStats>
 where
-    C: Controller<SuiteWorld>,
+    W: World + 'static,
+    C: Controller<W>,
 {
     agent.start_task(seed);
     let mut score = Score::begin(agent);
@@ -123,6 +149,9 @@ where
         score.step(agent, &report);
     }
     score.close(agent);
+    if let Some(e) = agent.world().take_failure() {
+        return Err(e);
+    }
     Ok(score.stats)
 }
 

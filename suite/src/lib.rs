@@ -79,7 +79,8 @@
 //! | [`world`] | [`SuiteWorld`], the simulator of all three families (a runtime [`World`]) |
 //! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
 //! | [`episode`] | scoring an agent's episode step by step ([`EpisodeStats`], [`reward`]), step times |
-//! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers |
+//! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers, over the suite's worlds or any others |
+//! | [`intent`] | high-level actions (a teacher's "pay invoice 101") mapped to the template that does them |
 //! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
 //!
 //! [`World`]: evoharness_runtime::World
@@ -89,6 +90,7 @@
 pub mod baselines;
 pub mod episode;
 pub mod eval;
+pub mod intent;
 pub mod vec_env;
 pub mod world;
 
@@ -98,7 +100,8 @@ use std::str::FromStr;
 use evoharness_core::{Capacities, Costs, Verb};
 use serde::Serialize;
 
-pub use vec_env::{Teacher, VecEnv};
+pub use intent::Intent;
+pub use vec_env::{Teacher, VecEnv, WorldsConfig};
 pub use world::SuiteWorld;
 
 /// The workspace capacities of the suite's policies: 16 facts, 8 steps, 4 lessons, 8 tools.
@@ -319,12 +322,22 @@ pub struct Violations {
     /// Items landed with stale settings: the wrong tool after (or before) the drift, a merge of
     /// a record that is no duplicate, a write of one that is.
     pub wrong_writes: u32,
+    /// Violations that a world which is not the suite's counted ([`Verdict::violations`] of
+    /// its judge), without kinds. Always 0 for the suite's worlds (and then not serialised).
+    ///
+    /// [`Verdict::violations`]: evoharness_runtime::Verdict::violations
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Violations {
     /// All of them.
     pub fn total(&self) -> u32 {
-        self.duplicates + self.gaps + self.wrong_writes
+        self.duplicates + self.gaps + self.wrong_writes + self.other
     }
 }
 

@@ -1,35 +1,43 @@
-//! [`VecEnv`]: many worlds of one task stepped in one call, for training.
+//! [`VecEnv`]: many worlds stepped in one call, for training: the suite's tasks, or any
+//! [`World`] (a host's own, written in Rust, in C or in Python through the C library).
 //!
-//! Each of the `n` environments is an [`Agent`] over a [`SuiteWorld`], with a workspace of the
-//! suite's [`CAPACITIES`] and decisions from outside ([`External`]): a step is
-//! [`Agent::step_with`], the path every agent takes. One [`VecEnv::step`] takes one template index per
-//! environment and writes, into the caller's buffers, each environment's next observation
-//! (structured-v1, `obs_len` floats), its mask (`actions` bytes, 1 = legal), the step's reward
-//! ([`super::reward`]) and a done flag. An environment whose episode ended is reset at once
-//! with its next seed (its observation is then the new episode's first), and the ended
-//! episode's stats are kept for [`VecEnv::last_episode`]. Experience carries over between the
-//! episodes of one environment, which stays in one organisation.
+//! Each of the `n` environments is an [`Agent`] over a world, with a workspace of the chosen
+//! capacities (the suite's [`CAPACITIES`] for its tasks) and decisions from outside
+//! ([`External`]): a step is [`Agent::step_with`], the path every agent takes. One
+//! [`VecEnv::step`] takes one template index per environment and writes, into the caller's
+//! buffers, each environment's next observation (structured-v1, `obs_len` floats), its mask
+//! (`actions` bytes, 1 = legal), the step's reward ([`super::reward`]) and a done flag. An
+//! environment whose episode ended is reset at once with its next seed (its observation is then
+//! the new episode's first), and the ended episode's stats are kept for
+//! [`VecEnv::last_episode`]. Experience carries over between the episodes of one environment.
 //!
-//! Environment `i` runs organisation `organisations.start + i % organisations.len()` and, for its `k`-th
-//! episode, seed `seed + i + k·n`: deterministic for a given `(seed, n, organisations)`. With
-//! groups ([`VecEnv::grouped`], for group-relative policy optimisation) the `group`
-//! environments `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds
-//! instead: `organisations.start + g % organisations.len()` and `seed + g + k·(n / group)`.
+//! For the suite ([`VecEnv::new`]), environment `i` runs organisation
+//! `organisations.start + i % organisations.len()` and, for its `k`-th episode, seed
+//! `seed + i + k·n`: deterministic for a given `(seed, n, organisations)`. With groups
+//! ([`VecEnv::grouped`], for group-relative policy optimisation) the `group` environments
+//! `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds instead:
+//! `organisations.start + g % organisations.len()` and `seed + g + k·(n / group)`. Any other
+//! worlds ([`VecEnv::from_worlds`]) get the same seeds; their budget, costs and capacities are
+//! the caller's ([`WorldsConfig`]), their episodes' success and violations their judge's.
 //!
-//! After construction a step allocates nothing.
+//! After construction a step allocates nothing in this crate (a world may).
 
 use std::ops::Range;
 
+use evoharness_core::{Capacities, Costs};
 use evoharness_runtime::rng::SplitMix64;
-use evoharness_runtime::{Agent, Controller, Decision, Error, ErrorKind, External, Result};
+use evoharness_runtime::{
+    Agent, AgentConfig, Controller, Decision, Error, ErrorKind, External, Result, Selection, World,
+};
 
 use crate::baselines::{LeanHarness, Oracle};
 use crate::episode::{Score, agent_config};
+use crate::intent::{self, Intent};
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, EpisodeStats, TaskConfig};
 
 /// One environment of a [`VecEnv`].
-pub type Env = Agent<SuiteWorld, External>;
+pub type Env<W = SuiteWorld> = Agent<W, External>;
 
 /// A rule-based agent whose choice can be asked for in any state, for imitation learning
 /// ([`VecEnv::teacher_actions`]).
@@ -41,9 +49,41 @@ pub enum Teacher {
     Oracle,
 }
 
-/// Many environments of one task; see the [module docs](self).
-pub struct VecEnv {
-    agents: Vec<Env>,
+/// How [`VecEnv::from_worlds`] sets up environments over the caller's worlds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldsConfig {
+    /// The workspace capacities; `tools` must be the worlds' tool count.
+    pub capacities: Capacities,
+    /// The step budget of an episode.
+    pub budget: u32,
+    /// What each verb costs.
+    pub costs: Costs,
+    /// Seeds the episodes (see the [module docs](self)).
+    pub seed: u64,
+    /// Environments per group that run the same seeds (1: no groups); must divide `n`.
+    pub group: usize,
+}
+
+impl WorldsConfig {
+    /// The suite's capacities with `tools` tools, a budget of `budget`, the default costs
+    /// (every verb 1, `finish` 0), seed 0, no groups.
+    pub fn new(tools: u16, budget: u32) -> Self {
+        Self {
+            capacities: Capacities {
+                tools,
+                ..CAPACITIES
+            },
+            budget,
+            costs: Costs::default(),
+            seed: 0,
+            group: 1,
+        }
+    }
+}
+
+/// Many environments; see the [module docs](self).
+pub struct VecEnv<W = SuiteWorld> {
+    agents: Vec<Env<W>>,
     scores: Vec<Score>,
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
@@ -53,7 +93,23 @@ pub struct VecEnv {
     actions: usize,
 }
 
-impl VecEnv {
+fn check_groups(n: usize, group: usize) -> Result<()> {
+    if group == 0 || !n.is_multiple_of(group) {
+        return Err(Error::new(
+            ErrorKind::Config,
+            format!("groups of {group} do not divide {n} environments"),
+        ));
+    }
+    if n == 0 {
+        return Err(Error::new(
+            ErrorKind::Config,
+            "a VecEnv needs at least one environment",
+        ));
+    }
+    Ok(())
+}
+
+impl VecEnv<SuiteWorld> {
     /// `n` environments (at least 1) of `task`, in organisations `organisations` (not empty),
     /// seeded from `seed`. Their first episodes start at once: read them with
     /// [`VecEnv::observe`].
@@ -70,18 +126,7 @@ impl VecEnv {
         organisations: Range<u64>,
         seed: u64,
     ) -> Result<Self> {
-        if group == 0 || !n.is_multiple_of(group) {
-            return Err(Error::new(
-                ErrorKind::Config,
-                format!("groups of {group} do not divide {n} environments"),
-            ));
-        }
-        if n == 0 {
-            return Err(Error::new(
-                ErrorKind::Config,
-                "a VecEnv needs at least one environment",
-            ));
-        }
+        check_groups(n, group)?;
         if organisations.is_empty() {
             return Err(Error::new(
                 ErrorKind::Config,
@@ -89,16 +134,74 @@ impl VecEnv {
             ));
         }
         let norg = organisations.end - organisations.start;
+        let worlds = (0..n)
+            .map(|i| SuiteWorld::new(task, organisations.start + (i / group) as u64 % norg))
+            .collect();
+        Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)
+    }
+
+    /// Writes, for every environment, the template `teacher` would choose in its current state
+    /// (the one its last observation shows): labels for imitation, such as DAgger's on states
+    /// a learning policy visits. Allocation-free.
+    pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
+        self.check_len("out", out, 1)?;
+        // The rules draw nothing at random.
+        let mut rng = SplitMix64(0);
+        for (i, r) in self.agents.iter().enumerate() {
+            let view = r.view();
+            let d = match teacher {
+                Teacher::Lean => LeanHarness.decide(&view, &mut rng),
+                Teacher::Oracle => Oracle.decide(&view, &mut rng),
+            }?;
+            let Decision::Template(t) = d else {
+                return Err(Error::new(
+                    ErrorKind::Workspace,
+                    format!("environment {i}: the teacher chose no template"),
+                ));
+            };
+            out[i] = t as u32;
+        }
+        Ok(())
+    }
+}
+
+impl<W: World + 'static> VecEnv<W> {
+    /// One environment per world in `worlds` (at least 1, all with `config.capacities.tools`
+    /// tools), with the workspace capacities, budget and costs of `config` and the seeds of the
+    /// [module docs](self). Their first episodes start at once: read them with
+    /// [`VecEnv::observe`]. A world that fails to reset ([`World::take_failure`]) is refused
+    /// with its error.
+    pub fn from_worlds(worlds: Vec<W>, config: WorldsConfig) -> Result<Self> {
+        check_groups(worlds.len(), config.group)?;
+        let agent = AgentConfig {
+            budget: config.budget,
+            costs: config.costs,
+            selection: Selection::Argmax,
+            seed: config.seed,
+        };
+        Self::build(worlds, config.capacities, agent, config.group)
+    }
+
+    fn build(
+        worlds: Vec<W>,
+        capacities: Capacities,
+        config: AgentConfig,
+        group: usize,
+    ) -> Result<Self> {
+        let n = worlds.len();
         let mut agents = Vec::with_capacity(n);
         let mut scores = Vec::with_capacity(n);
-        for i in 0..n {
+        for (i, world) in worlds.into_iter().enumerate() {
             let g = (i / group) as u64;
-            let world = SuiteWorld::new(task, organisations.start + g % norg);
-            let agent = Agent::new(
-                External(CAPACITIES),
-                world,
-                agent_config(&task, seed.wrapping_add(g)),
-            )?;
+            let config = AgentConfig {
+                seed: config.seed.wrapping_add(g),
+                ..config
+            };
+            let agent = Agent::new(External(capacities), world, config)
+                .map_err(|e| Error::new(e.kind(), format!("environment {i}: {e}")))?;
+            if let Some(e) = agent.world().take_failure() {
+                return Err(Error::new(e.kind(), format!("environment {i}: {e}")));
+            }
             scores.push(Score::begin(&agent));
             agents.push(agent);
         }
@@ -108,7 +211,7 @@ impl VecEnv {
             scores,
             episodes: vec![0; n],
             last: vec![None; n],
-            seed,
+            seed: config.seed,
             group,
             obs_len: layout.obs_len(),
             actions: layout.actions(),
@@ -141,7 +244,7 @@ impl VecEnv {
     }
 
     /// Environment `i`'s agent (its world and workspace), if there is one.
-    pub fn env(&self, i: usize) -> Option<&Env> {
+    pub fn env(&self, i: usize) -> Option<&Env<W>> {
         self.agents.get(i)
     }
 
@@ -176,28 +279,31 @@ impl VecEnv {
         }
     }
 
-    /// Writes, for every environment, the template `teacher` would choose in its current state
-    /// (the one its last observation shows): labels for imitation, such as DAgger's on states
-    /// a learning policy visits. Allocation-free.
-    pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
-        self.check_len("out", out, 1)?;
-        // The rules draw nothing at random.
-        let mut rng = SplitMix64(0);
-        for (i, r) in self.agents.iter().enumerate() {
-            let view = r.view();
-            let d = match teacher {
-                Teacher::Lean => LeanHarness.decide(&view, &mut rng),
-                Teacher::Oracle => Oracle.decide(&view, &mut rng),
-            }?;
-            let Decision::Template(t) = d else {
-                return Err(Error::new(
-                    ErrorKind::Workspace,
-                    format!("environment {i}: the teacher chose no template"),
-                ));
-            };
-            out[i] = t as u32;
-        }
-        Ok(())
+    /// The template that does `intent` in environment `i`'s current state (see
+    /// [`crate::intent`]): for teachers that say what to do in high-level terms. An action the
+    /// layout cannot express, or one that is not legal now, is a [`ErrorKind::Config`] error
+    /// that says why, naming the environment.
+    pub fn intent_template(&self, i: usize, intent: &Intent) -> Result<usize> {
+        let r = self.agents.get(i).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Config,
+                format!("no environment {i}: there are {}", self.agents.len()),
+            )
+        })?;
+        let name = |k: u16| {
+            r.world()
+                .tool_name(k)
+                .map_or_else(|| format!("tool {k}"), |n| format!("{n:?}"))
+        };
+        let t = intent::template(r.layout(), r.workspace(), intent, &name)
+            .map_err(|m| Error::new(ErrorKind::Config, format!("environment {i}: {m}")))?;
+        r.check(&Decision::Template(t)).map_err(|e| {
+            Error::new(
+                ErrorKind::Config,
+                format!("environment {i}: {intent:?}: {}", e.message()),
+            )
+        })?;
+        Ok(t)
     }
 
     /// Writes every environment's current observation and mask.
@@ -213,7 +319,10 @@ impl VecEnv {
     /// Steps every environment with its template in `actions`; see the [module docs](self).
     ///
     /// Every action is checked before any is applied: if one is not legal now, or a buffer has
-    /// the wrong length, nothing changes and the error names the environment.
+    /// the wrong length, nothing changes and the error names the environment. A world that
+    /// fails ([`World::take_failure`]: in its call, its judge, or the reset that follows an
+    /// episode's end) stops the step with its error, naming the environment; the environments
+    /// before it have stepped, and the buffers are then not all written.
     pub fn step(
         &mut self,
         actions: &[u32],
@@ -236,15 +345,22 @@ impl VecEnv {
             })?;
         }
         let groups = (self.agents.len() / self.group) as u64;
+        let env_error = |i: usize, e: Error| Error::new(e.kind(), format!("environment {i}: {e}"));
         for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
             let decision = Decision::Template(actions[i] as usize);
-            let report = r.step_with(&decision)?.ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Workspace,
-                    format!("environment {i}: its episode is over"),
-                )
-            })?;
+            let report = r
+                .step_with(&decision)
+                .map_err(|e| env_error(i, e))?
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Workspace,
+                        format!("environment {i}: its episode is over"),
+                    )
+                })?;
             reward[i] = score.step(r, &report) as f32;
+            if let Some(e) = r.world().take_failure() {
+                return Err(env_error(i, e));
+            }
             let over = r.is_over();
             done[i] = u8::from(over);
             if over {
@@ -257,6 +373,9 @@ impl VecEnv {
                         .wrapping_add(g)
                         .wrapping_add(k.wrapping_mul(groups)),
                 );
+                if let Some(e) = r.world().take_failure() {
+                    return Err(env_error(i, e));
+                }
                 *score = Score::begin(r);
             }
             write(r, i, self.obs_len, self.actions, obs, mask)?;
@@ -265,8 +384,8 @@ impl VecEnv {
     }
 }
 
-fn write(
-    r: &Env,
+fn write<W: World>(
+    r: &Env<W>,
     i: usize,
     obs_len: usize,
     actions: usize,
@@ -287,7 +406,9 @@ fn write(
 mod tests {
     use super::*;
     use crate::TaskKind;
-    use evoharness_runtime::View;
+    use evoharness_core::obs::{Source, Template};
+    use evoharness_core::{EventBuf, EventKind, StepVerb, ToolCall, Value};
+    use evoharness_runtime::{Verdict, View};
 
     /// Picks the first legal template after a rotating offset: cheap, varied, legal.
     fn pick(mask: &[u8], salt: usize) -> u32 {
@@ -438,6 +559,273 @@ mod tests {
         );
         assert!(VecEnv::new(task, 0, 0..1, 0).is_err());
         assert!(VecEnv::new(task, 1, 3..3, 0).is_err());
+    }
+
+    /// A small world that is not the suite's: three tools (`next`, `pay` an item by id, `audit`),
+    /// `2 + seed % 3` items; success is finishing with every item paid exactly once.
+    struct Ledger {
+        items: i64,
+        next: i64,
+        paid: Vec<u32>,
+        fail_audit: bool,
+        failure: std::cell::Cell<Option<Error>>,
+    }
+
+    impl Ledger {
+        fn new() -> Self {
+            Self {
+                items: 0,
+                next: 0,
+                paid: Vec::new(),
+                fail_audit: false,
+                failure: Default::default(),
+            }
+        }
+    }
+
+    impl World for Ledger {
+        fn tools(&self) -> u16 {
+            3
+        }
+
+        fn reset(&mut self, seed: u64) -> EventBuf {
+            self.items = 2 + (seed % 3) as i64;
+            self.next = 0;
+            self.paid = vec![0; self.items as usize];
+            EventBuf::new(EventKind::Notice, 0)
+                .with("items", Value::Int(self.items))
+                .unwrap()
+        }
+
+        fn call(&mut self, call: &ToolCall) -> EventBuf {
+            let e = EventBuf::new(EventKind::Result, call.tool);
+            match call.tool {
+                0 if self.next < self.items => {
+                    self.next += 1;
+                    e.with("item", Value::Int(100 + self.next - 1)).unwrap()
+                }
+                0 => e.with("done", Value::Bool(true)).unwrap(),
+                1 => match call.args.first() {
+                    Some(Value::Int(id)) if (100..100 + self.items).contains(id) => {
+                        self.paid[(id - 100) as usize] += 1;
+                        e.with("paid", Value::Int(*id)).unwrap()
+                    }
+                    _ => EventBuf::new(EventKind::Error, 1)
+                        .with("bad_id", Value::Bool(true))
+                        .unwrap(),
+                },
+                _ => {
+                    if self.fail_audit {
+                        self.failure
+                            .set(Some(Error::new(ErrorKind::World, "audit broke")));
+                    }
+                    let left = self.paid.iter().filter(|&&p| p == 0).count() as i64;
+                    e.with("left", Value::Int(left)).unwrap()
+                }
+            }
+        }
+
+        fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
+            let doubles = self.paid.iter().filter(|&&p| p > 1).count() as u32;
+            Some(Verdict {
+                success: finished == Some(true)
+                    && doubles == 0
+                    && self.paid.iter().all(|&p| p == 1),
+                violations: doubles,
+            })
+        }
+
+        fn take_failure(&self) -> Option<Error> {
+            self.failure.take()
+        }
+    }
+
+    fn ledger_env(n: usize, seed: u64) -> VecEnv<Ledger> {
+        let config = WorldsConfig {
+            seed,
+            ..WorldsConfig::new(3, 60)
+        };
+        VecEnv::from_worlds((0..n).map(|_| Ledger::new()).collect(), config).unwrap()
+    }
+
+    /// The scripted way through a ledger: next, pay the item (field 0), ..., then finish.
+    fn script(v: &VecEnv<Ledger>, i: usize) -> u32 {
+        let layout = v.env(i).unwrap().layout();
+        let ws = v.env(i).unwrap().workspace();
+        let event = ws.event().unwrap();
+        let t = if event.get("item").is_some() {
+            Template::Act {
+                tool: 1,
+                arg: Some(Source::Field(0)),
+            }
+        } else if event.get("done").is_some() {
+            Template::Finish { success: true }
+        } else {
+            Template::Act { tool: 0, arg: None }
+        };
+        layout.index(t).unwrap() as u32
+    }
+
+    #[test]
+    fn a_host_world_runs_scripted_and_random_through_a_vec_env() {
+        let n = 3;
+        let mut v = ledger_env(n, 5);
+        assert_eq!(v.env(0).unwrap().layout().capacities().tools, 3);
+        let (ol, al) = (v.obs_len(), v.actions());
+        let suite = VecEnv::new(TaskConfig::new(TaskKind::Migration, 50), 1, 0..1, 0).unwrap();
+        assert!(al < suite.actions(), "fewer tools, fewer templates");
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        v.observe(&mut obs, &mut mask).unwrap();
+        // Scripted: every episode succeeds, with no harness action.
+        while (0..n).any(|i| v.episodes(i) < 3) {
+            let acts: Vec<u32> = (0..n).map(|i| script(&v, i)).collect();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            for i in (0..n).filter(|&i| done[i] == 1) {
+                let s = v.last_episode(i).unwrap();
+                assert!(s.success, "env {i}: {s:?}");
+                assert_eq!(s.finished, Some(true));
+                assert_eq!(s.harness_actions(), 0);
+                // next and pay per item, and the next that says done.
+                let items = s.world_actions.div_ceil(2) - 1;
+                assert!((2..=4).contains(&items), "{s:?}");
+                assert_eq!(s.world_actions, 2 * items + 1);
+                assert!(rew[i] > 1.0);
+            }
+        }
+        // Random legal actions: episodes end (finish, or the budget of 60), stats add up.
+        let mut rng = SplitMix64(9);
+        let mut ended = 0;
+        for _ in 0..3_000 {
+            let acts: Vec<u32> = (0..n)
+                .map(|i| {
+                    let m = &mask[i * al..(i + 1) * al];
+                    let legal: Vec<usize> = (0..al).filter(|&t| m[t] == 1).collect();
+                    legal[(rng.next_u64() % legal.len() as u64) as usize] as u32
+                })
+                .collect();
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            for i in (0..n).filter(|&i| done[i] == 1) {
+                ended += 1;
+                let s = v.last_episode(i).unwrap();
+                assert_eq!(
+                    s.steps,
+                    s.world_actions + s.harness_actions() + u64::from(s.finished.is_some())
+                );
+                assert!(s.cost <= 60);
+                assert_eq!(s.success, s.success && s.violations.total() == 0);
+            }
+        }
+        assert!(ended > 20, "{ended}");
+    }
+
+    #[test]
+    fn a_teacher_in_high_level_terms_gets_templates_or_clear_refusals() {
+        let mut v = ledger_env(1, 2);
+        let (ol, al) = (v.obs_len(), v.actions());
+        let (mut obs, mut mask) = (vec![0.0; ol], vec![0; al]);
+        let (mut rew, mut done) = (vec![0.0], vec![0]);
+        let next = Intent::Call { tool: 0, arg: None };
+        let err = |v: &VecEnv<Ledger>, i: &Intent| v.intent_template(0, i).unwrap_err().to_string();
+        // The first event is a notice {items}: nothing to pay yet.
+        let pay = |id| Intent::Call {
+            tool: 1,
+            arg: Some(Value::Int(id)),
+        };
+        assert!(err(&v, &pay(100)).contains("cannot express a call of tool 1 with Int(100)"));
+        assert!(err(&v, &Intent::Track { key: "item".into() }).contains("no field \"item\""));
+        assert!(
+            err(
+                &v,
+                &Intent::Step {
+                    step: 99,
+                    verb: StepVerb::Start
+                }
+            )
+            .contains("8 plan steps")
+        );
+        assert!(err(&v, &Intent::Call { tool: 5, arg: None }).contains("no tool 5"));
+        assert!(v.intent_template(1, &next).is_err());
+        // Next, track the invoice, pay it from belief after another event: templates that work.
+        let t = v.intent_template(0, &next).unwrap();
+        v.step(&[t as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let track = v
+            .intent_template(0, &Intent::Track { key: "item".into() })
+            .unwrap();
+        assert_eq!(mask[track], 1);
+        v.step(&[track as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let audit = v
+            .intent_template(0, &Intent::Call { tool: 2, arg: None })
+            .unwrap();
+        v.step(&[audit as u32], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap();
+        let from_belief = v.intent_template(0, &pay(100)).unwrap();
+        let layout = v.env(0).unwrap().layout();
+        assert_eq!(
+            layout.template(from_belief),
+            Some(Template::Act {
+                tool: 1,
+                arg: Some(Source::Fact(0))
+            })
+        );
+        v.step(
+            &[from_belief as u32],
+            &mut obs,
+            &mut mask,
+            &mut rew,
+            &mut done,
+        )
+        .unwrap();
+        // Then the rest of the episode in high-level terms: it succeeds.
+        while done[0] == 0 {
+            let ws = v.env(0).unwrap().workspace();
+            let e = ws.event().unwrap();
+            let intent = match (e.get("item"), e.get("done")) {
+                (Some(id), _) => Intent::Call {
+                    tool: 1,
+                    arg: Some(id.clone()),
+                },
+                (None, Some(_)) => Intent::Finish { success: true },
+                _ => next.clone(),
+            };
+            let t = v.intent_template(0, &intent).unwrap() as u32;
+            v.step(&[t], &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+        }
+        assert!(v.last_episode(0).unwrap().success);
+    }
+
+    #[test]
+    fn a_failing_host_world_stops_the_step_with_its_error() {
+        let mut v = ledger_env(2, 1);
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; 2 * ol];
+        let mut mask = vec![0; 2 * al];
+        let (mut rew, mut done) = (vec![0.0; 2], vec![0; 2]);
+        v.agents[1].world_mut().fail_audit = true;
+        let audit = v
+            .env(0)
+            .unwrap()
+            .layout()
+            .index(Template::Act { tool: 2, arg: None })
+            .unwrap() as u32;
+        let e = v
+            .step(&[audit, audit], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::World);
+        assert!(e.to_string().contains("environment 1: audit broke"), "{e}");
+        // The world's tool count must be the capacities'.
+        let wrong = WorldsConfig::new(4, 60);
+        let e = VecEnv::from_worlds(vec![Ledger::new()], wrong)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("environment 0"), "{e}");
+        assert!(VecEnv::<Ledger>::from_worlds(vec![], WorldsConfig::new(3, 60)).is_err());
     }
 
     /// The same episode through a VecEnv and through an agent with its own controller gives

@@ -539,6 +539,7 @@ impl SuiteWorld {
             duplicates: r.u32()?,
             gaps: r.u32()?,
             wrong_writes: r.u32()?,
+            other: 0,
         };
         let words = (n as usize).div_ceil(64);
         let mut sets = [Vec::with_capacity(words), Vec::with_capacity(words)];

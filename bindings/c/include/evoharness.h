@@ -70,6 +70,11 @@
 #define EVOHARNESS_FRAME_MAX 420
 
 /**
+ * The longest cursor a world may save, in bytes (16 MiB).
+ */
+#define EVOHARNESS_CURSOR_MAX (16 << 20)
+
+/**
  * What a call did. Every function that can fail returns one; `EVOHARNESS_STATUS_OK` (0) is
  * success, anything else a failure whose details are in `evoharness_last_error_message()`.
  *
@@ -154,6 +159,12 @@ enum evoharness_status
      * Another runtime error (a newer error kind of the runtime).
      */
     EVOHARNESS_STATUS_OTHER = 16,
+    /**
+     * A world written by the host (`evoharness_world_from_callbacks`) failed: one of its
+     * callbacks reported a failure, returned a malformed event, or was missing. The message
+     * names the callback and what it did.
+     */
+    EVOHARNESS_STATUS_WORLD = 17,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -460,6 +471,13 @@ typedef uint32_t evoharness_log_level;
  * (`INVALID_ARGUMENT`).
  */
 typedef struct evoharness_agent evoharness_agent;
+
+/**
+ * The bytes a world saves for an agent's checkpoint, being written by its `save_cursor`
+ * callback with `evoharness_cursor_write`. Lent for the duration of the callback only: never
+ * keep the pointer, never free it.
+ */
+typedef struct evoharness_cursor evoharness_cursor;
 
 /**
  * A loaded, checked policy: an ONNX model that follows the structured-v1 contract
@@ -1110,6 +1128,84 @@ typedef struct evoharness_verdict {
 } evoharness_verdict;
 
 /**
+ * Starts a task of a host's world for `seed`: fill `event` (an empty
+ * `EVOHARNESS_EVENT_KIND_NOTICE` event from source 0) with the task's first event. Return 0 on
+ * success; anything else is a failure of the world (`EVOHARNESS_STATUS_WORLD`).
+ */
+typedef int32_t (*evoharness_world_reset_fn)(void *user_data,
+                                             uint64_t seed,
+                                             struct evoharness_tool_result *event);
+
+/**
+ * Judges a host world's current task: `finished` is -1 if the agent has not finished, 1 if it
+ * finished claiming success, 0 if it gave up; write the verdict to `*verdict` (it starts as
+ * `{success: false, violations: 0}`). Return 0 on success; anything else is a failure of the
+ * world.
+ */
+typedef int32_t (*evoharness_world_judge_fn)(void *user_data,
+                                             int8_t finished,
+                                             struct evoharness_verdict *verdict);
+
+/**
+ * Saves a host world's cursor for an agent checkpoint: write with `evoharness_cursor_write`
+ * what the world needs to continue the task exactly (its position, the sequence number of its
+ * next side effect). Return 0 on success; anything else is a failure of the world, and the
+ * checkpoint is not written.
+ */
+typedef int32_t (*evoharness_world_save_fn)(void *user_data, struct evoharness_cursor *cursor);
+
+/**
+ * Restores a cursor that the save callback wrote (`len` bytes at `bytes`, valid during the
+ * call only), when an agent resumes. Return 0 if it was restored; anything else refuses it
+ * (the resume fails with `EVOHARNESS_STATUS_CHECKPOINT`), and the world must then be unchanged.
+ */
+typedef int32_t (*evoharness_world_restore_fn)(void *user_data, const uint8_t *bytes, size_t len);
+
+/**
+ * Frees the host's data of a world: called once, when the world is freed (by
+ * `evoharness_world_free`, or with the agent or environment that took it over).
+ */
+typedef void (*evoharness_world_drop_fn)(void *user_data);
+
+/**
+ * The callbacks of a world written by the host, for `evoharness_world_from_callbacks`. Each
+ * is called with the `user_data` given there, on the thread that steps the agent or the
+ * environment that owns the world, never during another; each must return normally (no C++
+ * exception, no `longjmp` out of it).
+ */
+typedef struct evoharness_world_callbacks {
+    /**
+     * Required: starts a task and writes its first event.
+     */
+    evoharness_world_reset_fn reset;
+    /**
+     * Required: runs one tool call (`call->tool` and `call->name` say which, `call->args` with
+     * what) and writes the event it returns into `result` (an empty
+     * `EVOHARNESS_EVENT_KIND_RESULT` event from that tool). A tool that ran but failed at its
+     * job makes it an error event (`evoharness_tool_result_set_kind`) and returns 0; a non-zero
+     * return is a failure of the world itself (`EVOHARNESS_STATUS_WORLD`), unlike a host tool's.
+     */
+    evoharness_tool_fn call;
+    /**
+     * Optional (NULL: the world has no judge, and an agent's verdict is `NOT_FOUND`).
+     */
+    evoharness_world_judge_fn judge;
+    /**
+     * Optional (NULL: the world cannot be checkpointed; a checkpoint of an agent over it fails
+     * with `EVOHARNESS_STATUS_WORLD`).
+     */
+    evoharness_world_save_fn save_cursor;
+    /**
+     * Optional (NULL: a checkpoint that holds a cursor is refused, `CHECKPOINT`).
+     */
+    evoharness_world_restore_fn restore_cursor;
+    /**
+     * Optional: frees `user_data` with the world.
+     */
+    evoharness_world_drop_fn drop;
+} evoharness_world_callbacks;
+
+/**
  * A log callback: `level` is an `evoharness_log_level` (1 to 5), `target` the Rust module
  * that logged (e.g. `evoharness_runtime::policy`) and `message` the text, both NUL-terminated
  * and valid during the call only. It may be called from any thread that uses the library, at
@@ -1750,7 +1846,10 @@ evoharness_status evoharness_agent_start_task(struct evoharness_agent *agent, ui
  * the status is `IO`.
  *
  * Errors: `NULL_ARGUMENT`; `INFERENCE`; `IO` (a checkpoint or trace write); `WORKSPACE` (a
- * bug); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+ * bug); `WORLD` when a world written by the host failed (`evoharness_world_from_callbacks`:
+ * the step has taken effect, with the placeholder event `{error: "world_failed"}`; a failed
+ * reset is reported by the next step, which then does nothing); `INVALID_ARGUMENT` from
+ * inside one of the agent's callbacks.
  *
  * # Safety
  * `agent` is a live agent that no other thread uses; `out` points at a writable struct.
@@ -1776,8 +1875,8 @@ evoharness_status evoharness_agent_run(struct evoharness_agent *agent,
  * Writes how the current task went so far, as the agent's world judges it, to `*out`.
  *
  * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent without a world, or whose world has no
- * judge (a host's own tools: the host knows); `INVALID_ARGUMENT` from inside one of the
- * agent's callbacks.
+ * judge (a host's own tools: the host knows); `WORLD` when a world written by the host failed
+ * to judge; `INVALID_ARGUMENT` from inside one of the agent's callbacks.
  *
  * # Safety
  * `agent` is a live agent that no other thread uses; `out` points at a writable struct.
@@ -1814,6 +1913,53 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
  */
 evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agent,
                                              const struct evoharness_workspace **out);
+
+/**
+ * Makes a world written by the host from `callbacks` (copied) and `user_data`, with
+ * `tool_count` tools named `tool_names[0..tool_count]` (NUL-terminated UTF-8, distinct,
+ * copied), in tool-index order. Give it to `evoharness_agent_new` with a policy made for that
+ * many tools, or (with `libevoharness_suite`) to `evoharness_vec_env_new_worlds` to train one.
+ * On success `*out` is a new world that the caller owns (free it with `evoharness_world_free`
+ * unless an agent or environment took it over); from then on the world owns `user_data`,
+ * and frees it with `callbacks->drop` (if given) when it is freed. On failure nothing is
+ * kept and `drop` is not called.
+ *
+ * Errors (nothing made): `NULL_ARGUMENT` (`callbacks`, `tool_names`, a name, `out`, or a
+ * NULL `reset` or `call`); `CONFIG` for 0 tools or more than 64 (`TOOLS_MAX`, what a layout
+ * can express); `INVALID_ARGUMENT` for a name that is not UTF-8, empty, or repeated.
+ *
+ * Failures of the callbacks later are `EVOHARNESS_STATUS_WORLD` from the call that ran them
+ * (`evoharness_agent_step`, `evoharness_vec_env_step`, ...), with a message naming the
+ * callback: a non-zero return, or an event builder call that failed inside it (a key too long,
+ * too many fields, text not UTF-8: the builder's error makes the whole event malformed).
+ *
+ * Thread safety: as other worlds; the world calls its callbacks on the thread that uses its
+ * owner, so `user_data` must allow whichever thread that is.
+ *
+ * # Safety
+ * `callbacks` points at a readable struct whose non-NULL members are functions of their types
+ * that may be called with `user_data` for as long as the world lives; `tool_names` at
+ * `tool_count` readable pointers to NUL-terminated strings; `out` at a writable pointer.
+ */
+evoharness_status evoharness_world_from_callbacks(const struct evoharness_world_callbacks *callbacks,
+                                                  void *user_data,
+                                                  const char *const *tool_names,
+                                                  size_t tool_count,
+                                                  struct evoharness_world **out);
+
+/**
+ * Appends `len` bytes at `bytes` to the cursor a world's `save_cursor` callback is writing.
+ *
+ * Errors (nothing appended): `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` past `EVOHARNESS_CURSOR_MAX`
+ * bytes in all.
+ *
+ * # Safety
+ * `cursor` is the cursor lent to the running `save_cursor` callback; `bytes` points at `len`
+ * readable bytes (NULL when `len` is 0).
+ */
+evoharness_status evoharness_cursor_write(struct evoharness_cursor *cursor,
+                                          const uint8_t *bytes,
+                                          size_t len);
 
 /**
  * Sends the library's log records (the Rust `log` facade) of `max_level` (an

@@ -633,7 +633,10 @@ pub struct evoharness_step_report {
 /// the status is `IO`.
 ///
 /// Errors: `NULL_ARGUMENT`; `INFERENCE`; `IO` (a checkpoint or trace write); `WORKSPACE` (a
-/// bug); `INVALID_ARGUMENT` from inside one of the agent's callbacks.
+/// bug); `WORLD` when a world written by the host failed (`evoharness_world_from_callbacks`:
+/// the step has taken effect, with the placeholder event `{error: "world_failed"}`; a failed
+/// reset is reported by the next step, which then does nothing); `INVALID_ARGUMENT` from
+/// inside one of the agent's callbacks.
 ///
 /// # Safety
 /// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
@@ -735,8 +738,8 @@ pub struct evoharness_verdict {
 /// Writes how the current task went so far, as the agent's world judges it, to `*out`.
 ///
 /// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an agent without a world, or whose world has no
-/// judge (a host's own tools: the host knows); `INVALID_ARGUMENT` from inside one of the
-/// agent's callbacks.
+/// judge (a host's own tools: the host knows); `WORLD` when a world written by the host failed
+/// to judge; `INVALID_ARGUMENT` from inside one of the agent's callbacks.
 ///
 /// # Safety
 /// `agent` is a live agent that no other thread uses; `out` points at a writable struct.
@@ -748,7 +751,7 @@ pub unsafe extern "C" fn evoharness_agent_verdict(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
-        let v = e.agent().verdict().ok_or_else(|| {
+        let v = e.agent().try_verdict()?.ok_or_else(|| {
             Error::not_found("the agent's world has no judge (or it has no world)")
         })?;
         out.write(evoharness_verdict {

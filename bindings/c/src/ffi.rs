@@ -55,6 +55,7 @@ impl From<evoharness_runtime::Error> for Error {
             K::Io => evoharness_status::Io,
             K::Checkpoint => evoharness_status::Checkpoint,
             K::Config => evoharness_status::Config,
+            K::World => evoharness_status::World,
             _ => evoharness_status::Other,
         };
         // The whole chain: the runtime's Display adds its direct cause; deeper causes follow.
@@ -212,6 +213,12 @@ impl<C: Castable> Given<C> {
         let p = unsafe { *pp };
         check_ptr(p.cast::<C::Rust>().cast_const(), &format!("*{what}"))?;
         Ok(Self { pp })
+    }
+
+    /// The object, still C's: to look at before anything is taken.
+    pub fn peek(&self) -> *const C::Rust {
+        // SAFETY: `pp` is readable (`Given::new`'s contract).
+        unsafe { (*self.pp).cast::<C::Rust>() }
     }
 
     /// Takes the object out of the handle. `*pp` becomes NULL when the [`Slot`] is dropped,

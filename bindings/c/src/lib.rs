@@ -39,6 +39,7 @@
 //! | [`tool`] | host tools: the callback, its call and its result |
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
+//! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, cursors |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
     non_camel_case_types,
@@ -62,10 +63,13 @@ pub mod tool;
 pub mod world;
 // Agents.
 pub mod agent;
+// Worlds written by the host (their judge writes an agent's verdict).
+pub mod callback_world;
 // Logging.
 pub mod logging;
 
 pub use agent::*;
+pub use callback_world::*;
 pub use layout::*;
 pub use logging::*;
 pub use policy::*;

@@ -51,12 +51,16 @@ pub enum evoharness_status {
     Panic = 15,
     /// Another runtime error (a newer error kind of the runtime).
     Other = 16,
+    /// A world written by the host (`evoharness_world_from_callbacks`) failed: one of its
+    /// callbacks reported a failure, returned a malformed event, or was missing. The message
+    /// names the callback and what it did.
+    World = 17,
 }
 
 impl evoharness_status {
     // Not `pub`: cbindgen would write it into the header as a macro that C cannot use.
     /// Every status, in value order.
-    pub(crate) const ALL: [evoharness_status; 17] = [
+    pub(crate) const ALL: [evoharness_status; 18] = [
         Self::Ok,
         Self::NullArgument,
         Self::InvalidArgument,
@@ -74,6 +78,7 @@ impl evoharness_status {
         Self::Config,
         Self::Panic,
         Self::Other,
+        Self::World,
     ];
 
     /// The status with this value, if there is one.
@@ -101,6 +106,7 @@ impl evoharness_status {
             Self::Config => c"the configuration is invalid",
             Self::Panic => c"a panic was caught inside evoharness (a bug)",
             Self::Other => c"a runtime error",
+            Self::World => c"a world written by the host failed",
         }
     }
 }
@@ -152,7 +158,7 @@ mod tests {
             assert_eq!(evoharness_status::from_u32(i as u32), Some(*s));
             assert!(!s.message().is_empty());
         }
-        assert_eq!(evoharness_status::from_u32(17), None);
+        assert_eq!(evoharness_status::from_u32(18), None);
         // SAFETY: status messages are static NUL-terminated strings.
         let unknown = unsafe { std::ffi::CStr::from_ptr(evoharness_status_message(999)) };
         assert_eq!(unknown, c"unknown status");

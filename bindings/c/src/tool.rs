@@ -57,6 +57,29 @@ pub struct evoharness_tool_result {
 #[doc(hidden)]
 pub struct ToolResult {
     pub(crate) event: EventBuf,
+    /// The first builder call that failed, if any: a world written by the host treats its
+    /// event as malformed then (a host tool's event keeps what was added).
+    pub(crate) refused: Option<String>,
+}
+
+impl ToolResult {
+    pub(crate) fn new(event: EventBuf) -> Self {
+        Self {
+            event,
+            refused: None,
+        }
+    }
+
+    /// Runs one builder call, remembering its first failure.
+    fn record<T>(&mut self, f: impl FnOnce(&mut Self) -> ffi::Result<T>) -> ffi::Result<T> {
+        let r = f(self);
+        if let Err(e) = &r
+            && self.refused.is_none()
+        {
+            self.refused = Some(e.message.clone());
+        }
+        r
+    }
 }
 
 impl Castable for evoharness_tool_result {
@@ -108,8 +131,12 @@ unsafe fn add(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (r, key) = unsafe { (result_mut(result)?, ffi::text(key, "key")?) };
-        push(r, key, value()?)
+        let r = unsafe { result_mut(result) }?;
+        r.record(|r| {
+            // SAFETY: the caller's contract.
+            let key = unsafe { ffi::text(key, "key") }?;
+            push(r, key, value()?)
+        })
     })
 }
 
@@ -129,8 +156,10 @@ pub unsafe extern "C" fn evoharness_tool_result_set_kind(
     guard(|| {
         // SAFETY: the caller's contract.
         let r = unsafe { result_mut(result) }?;
-        r.event.kind = evoharness_event_kind::from_u32(kind)?;
-        Ok(())
+        r.record(|r| {
+            r.event.kind = evoharness_event_kind::from_u32(kind)?;
+            Ok(())
+        })
     })
 }
 
@@ -242,13 +271,17 @@ pub unsafe extern "C" fn evoharness_tool_result_set_frame(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let (r, bytes) = unsafe { (result_mut(result)?, ffi::slice(frame, len, "frame")?) };
-        let f = Frame::decode(bytes)
-            .map_err(|e| Error::new(evoharness_status::Decode, format!("event frame: {e}")))?;
-        let Message::Event(e) = &f.body else {
-            return Err(Error::invalid("the frame carries no event"));
-        };
-        r.event = EventBuf::from_event(e);
-        Ok(())
+        let r = unsafe { result_mut(result) }?;
+        r.record(|r| {
+            // SAFETY: the caller's contract.
+            let bytes = unsafe { ffi::slice(frame, len, "frame") }?;
+            let f = Frame::decode(bytes)
+                .map_err(|e| Error::new(evoharness_status::Decode, format!("event frame: {e}")))?;
+            let Message::Event(e) = &f.body else {
+                return Err(Error::invalid("the frame carries no event"));
+            };
+            r.event = EventBuf::from_event(e);
+            Ok(())
+        })
     })
 }

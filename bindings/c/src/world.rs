@@ -147,9 +147,7 @@ impl HostWorld {
     }
 
     fn host_call(cb: Callback, name: &CString, call: &ToolCall) -> EventBuf {
-        let mut result = ToolResult {
-            event: EventBuf::new(EventKind::Result, call.tool),
-        };
+        let mut result = ToolResult::new(EventBuf::new(EventKind::Result, call.tool));
         let c_call = evoharness_tool_call::new(call, name.as_ptr());
         // SAFETY: the host registered `f` with `user_data` for this tool, promising (see
         // `evoharness_tool_fn`) that it may be called with them on this thread and returns
@@ -236,6 +234,10 @@ impl World for HostWorld {
 
     fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
         self.inner.as_ref().is_some_and(|w| w.save_cursor(out))
+    }
+
+    fn take_failure(&self) -> Option<RtError> {
+        self.inner.as_ref()?.take_failure()
     }
 
     fn restore_cursor(&mut self, cursor: &[u8]) -> Result<(), RtError> {

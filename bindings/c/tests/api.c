@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ledger.h"
 
 static struct evoharness_policy_options tract_options(void) {
     struct evoharness_policy_options o;
@@ -39,12 +40,12 @@ static struct evoharness_policy *load(const char *name) {
 
 static void test_status_and_version(const char *version) {
     CHECK(strcmp(evoharness_version(), version) == 0);
-    for (uint32_t s = 0; s <= EVOHARNESS_STATUS_OTHER; s++) {
+    for (uint32_t s = 0; s <= EVOHARNESS_STATUS_WORLD; s++) {
         const char *m = evoharness_status_message(s);
         CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
         if (s > 0) CHECK(strcmp(m, evoharness_status_message(s - 1)) != 0);
     }
-    CHECK(strcmp(evoharness_status_message(EVOHARNESS_STATUS_OTHER + 1), "unknown status") == 0);
+    CHECK(strcmp(evoharness_status_message(EVOHARNESS_STATUS_WORLD + 1), "unknown status") == 0);
     CHECK(strcmp(evoharness_status_message(0xffffffffu), "unknown status") == 0);
 
     /* The last error: set by a failure, its length matches, success leaves it. */
@@ -807,6 +808,124 @@ static void test_agent(void) {
     evoharness_agent_free(NULL);
 }
 
+/* A world written by the host (ledger.h) under an agent with the three-tool fixture policy. */
+static void test_callback_world(void) {
+    int dropped = 0;
+    struct ledger l;
+    evoharness_world *w = NULL;
+    const char *names[3] = {"next", "pay", "audit"};
+    const char *twice[3] = {"next", "pay", "next"};
+    const char *empty[3] = {"next", "", "audit"};
+    const char *holes[3] = {"next", NULL, "audit"};
+    evoharness_world_callbacks cb = LEDGER_CALLBACKS;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_world_from_callbacks(NULL, &l, names, 3, &w));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, NULL, 3, &w));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, names, 3, NULL));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, holes, 3, &w));
+    CHECK(error_mentions("tool_names[1]"));
+    cb.call = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, names, 3, &w));
+    CHECK(error_mentions("callbacks->call"));
+    cb = LEDGER_CALLBACKS;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_world_from_callbacks(&cb, &l, names, 0, &w));
+    const char *many[65];
+    for (int i = 0; i < 65; i++) many[i] = "t";
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_world_from_callbacks(&cb, &l, many, 65, &w));
+    CHECK(error_mentions("1 to 64 tools"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, twice, 3, &w));
+    CHECK(error_mentions("repeats"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, empty, 3, &w));
+    CHECK(w == NULL);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_cursor_write(NULL, (const uint8_t *)"x", 1));
+
+    /* Made and freed without an agent: its drop callback runs once. */
+    w = ledger_world(&l, &dropped);
+    CHECK(w != NULL);
+    evoharness_world_free(w);
+    CHECK(dropped == 1);
+
+    /* Under an agent: the policy calls the host's world, which judges and checkpoints. */
+    struct evoharness_agent_config config;
+    OK(evoharness_agent_config_default(&config));
+    config.temperature = 1.0f;
+    config.seed = 5;
+    config.budget = 200;
+    struct evoharness_policy *p = load("mlp.onnx");
+    w = ledger_world(&l, &dropped);
+    struct evoharness_agent *a = NULL;
+    OK(evoharness_agent_new(&p, &w, &config, &a));
+    CHECK(p == NULL && w == NULL && l.resets == 1 && l.s.items == 2 + 5 % 3);
+    struct evoharness_summary s;
+    OK(evoharness_agent_run(a, 40, &s));
+    CHECK(s.world_actions > 0 && l.calls == (int)s.world_actions);
+    struct evoharness_verdict v;
+    OK(evoharness_agent_verdict(a, &v));
+    CHECK(!v.success || s.finished == 1);
+    OK(evoharness_agent_checkpoint(a, work_file("ledger.ckpt")));
+    CHECK(l.saves == 1);
+    struct ledger_state saved = l.s;
+    OK(evoharness_agent_run(a, 1000, &s));
+    evoharness_agent_free(a);
+    CHECK(dropped == 2);
+
+    /* A resume gives the world its cursor back. */
+    struct ledger l2;
+    p = load("mlp.onnx");
+    w = ledger_world(&l2, &dropped);
+    OK(evoharness_agent_resume(&p, &w, &config, work_file("ledger.ckpt"), &a));
+    CHECK(l2.restores == 1 && l2.resets == 0 && memcmp(&l2.s, &saved, sizeof saved) == 0);
+    evoharness_agent_free(a);
+    CHECK(dropped == 3);
+
+    /* No save_cursor: such a world cannot be checkpointed; no judge: no verdict. */
+    struct ledger l3;
+    memset(&l3, 0, sizeof l3);
+    l3.dropped = &dropped;
+    cb = LEDGER_CALLBACKS;
+    cb.save_cursor = NULL;
+    cb.judge = NULL;
+    OK(evoharness_world_from_callbacks(&cb, &l3, names, 3, &w));
+    p = load("mlp.onnx");
+    OK(evoharness_agent_new(&p, &w, &config, &a));
+    EXPECT(EVOHARNESS_STATUS_WORLD, evoharness_agent_checkpoint(a, work_file("none.ckpt")));
+    CHECK(error_mentions("cannot be checkpointed"));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_verdict(a, &v));
+    /* A failing call is a failure of the world: the step reports it, naming the callback. */
+    OK(evoharness_agent_run(a, 10, &s));
+    l3.fail_call = 7;
+    EXPECT(EVOHARNESS_STATUS_WORLD, evoharness_agent_run(a, 1000, &s));
+    CHECK(error_mentions("`call` callback failed (it returned 7)"));
+    l3.fail_call = 0;
+    l3.malformed = 1;
+    EXPECT(EVOHARNESS_STATUS_WORLD, evoharness_agent_run(a, 1000, &s));
+    CHECK(error_mentions("malformed event") && error_mentions("key"));
+    l3.malformed = 0;
+    /* A failing reset: the next step reports it and does nothing. */
+    l3.fail_reset = 3;
+    OK(evoharness_agent_start_task(a, 9));
+    struct evoharness_step_report r;
+    EXPECT(EVOHARNESS_STATUS_WORLD, evoharness_agent_step(a, &r));
+    CHECK(error_mentions("`reset` callback failed (it returned 3)"));
+    l3.fail_reset = 0;
+    OK(evoharness_agent_start_task(a, 9));
+    OK(evoharness_agent_step(a, &r));
+    CHECK(r.taken);
+    evoharness_agent_free(a);
+    CHECK(dropped == 4);
+
+    /* A world of another tool count than the policy's is refused and handed back. */
+    const char *four[4] = {"a", "b", "c", "d"};
+    OK(evoharness_world_from_callbacks(&LEDGER_CALLBACKS, &l3, four, 4, &w));
+    p = load("mlp.onnx");
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_agent_new(&p, &w, &config, &a));
+    CHECK(p != NULL && w != NULL);
+    evoharness_world_free(w);
+    evoharness_policy_free(p);
+    CHECK(dropped == 5);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
 /* The structured-v1 layout as JSON, for any capacities: what a training loop or another
  * inference engine in another language needs. */
 static void test_layout(void) {
@@ -847,6 +966,7 @@ int main(int argc, char **argv) {
     test_workspace();
     test_policy();
     test_agent();
+    test_callback_world();
     test_layout();
 
     printf("%d checks, %d failed\n", checks, failures);

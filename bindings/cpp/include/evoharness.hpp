@@ -295,6 +295,7 @@ public:
 
 private:
     friend class Agent;
+    friend class VecEnv;  // evoharness_suite.hpp: takes worlds over
     std::unique_ptr<evoharness_world, detail::Deleter<evoharness_world, evoharness_world_free>> w_;
 };
 
@@ -392,6 +393,87 @@ private:
 
 /// A tool: reads the call, writes the result; throws ToolFailure (or anything) to fail.
 using Tool = std::function<void(const ToolCall&, ToolResult&)>;
+
+/// A world written by the host (evoharness_world_from_callbacks): the tools, the tasks and the
+/// judge of a product's own workflow, for an Agent to run (a policy made for its tool count) or
+/// a training VecEnv (evoharness_suite.hpp) to step. Make one an evoharness::World with
+/// host_world(), which takes it over. Called on the thread that uses its owner, one method at a
+/// time. An exception from a method is a failure of the world itself (the step that ran it
+/// throws evoharness::Error with EVOHARNESS_STATUS_WORLD), not a tool's error event: a tool that
+/// fails at its job writes result.error() and returns. Such a world keeps no cursor: an Agent
+/// over it cannot be checkpointed.
+class HostWorld {
+public:
+    virtual ~HostWorld() = default;
+    /// The tool names, in tool-index order: 1 to 64, distinct.
+    virtual std::vector<std::string> tools() const = 0;
+    /// Starts a task for `seed` and writes its first event (an empty notice) into `event`.
+    virtual void reset(std::uint64_t seed, ToolResult& event) = 0;
+    /// Runs one call and writes what the tool returned (an empty result) into `result`.
+    virtual void call(const ToolCall& call, ToolResult& result) = 0;
+    /// How the task went, given the agent's claim (`std::nullopt`: it has not finished).
+    virtual evoharness_verdict judge(std::optional<bool> finished) = 0;
+};
+
+namespace detail {
+
+struct HostWorldCallbacks {
+    static HostWorld& world(void* user_data) { return *static_cast<HostWorld*>(user_data); }
+
+    static std::int32_t reset(void* user_data, std::uint64_t seed, evoharness_tool_result* r) noexcept {
+        try {
+            ToolResult event(r);
+            world(user_data).reset(seed, event);
+            return 0;
+        } catch (...) {
+            return 1;
+        }
+    }
+
+    static std::int32_t call(void* user_data, const evoharness_tool_call* call,
+                             evoharness_tool_result* r) noexcept {
+        try {
+            ToolCall c{call->tool, call->name, {}};
+            for (std::size_t i = 0; i < call->arg_count; i++) c.args.push_back(to_value(call->args[i]));
+            ToolResult result(r);
+            world(user_data).call(c, result);
+            return 0;
+        } catch (...) {
+            return 1;
+        }
+    }
+
+    static std::int32_t judge(void* user_data, std::int8_t finished, evoharness_verdict* v) noexcept {
+        try {
+            std::optional<bool> f;
+            if (finished >= 0) f = finished == 1;
+            *v = world(user_data).judge(f);
+            return 0;
+        } catch (...) {
+            return 1;
+        }
+    }
+
+    static void drop(void* user_data) noexcept { delete static_cast<HostWorld*>(user_data); }
+};
+
+}  // namespace detail
+
+/// `world` as a World for an Agent or a VecEnv, which own it from then on (it is deleted with
+/// them). Throws evoharness::Error (CONFIG for more than 64 tools, INVALID_ARGUMENT for names
+/// that repeat or are empty); `world` is then deleted.
+inline World host_world(std::unique_ptr<HostWorld> world) {
+    std::vector<std::string> names = world->tools();
+    std::vector<const char*> ptrs;
+    for (const std::string& n : names) ptrs.push_back(n.c_str());
+    evoharness_world_callbacks cb{&detail::HostWorldCallbacks::reset, &detail::HostWorldCallbacks::call,
+                                  &detail::HostWorldCallbacks::judge, nullptr, nullptr,
+                                  &detail::HostWorldCallbacks::drop};
+    evoharness_world* w = nullptr;
+    detail::check(evoharness_world_from_callbacks(&cb, world.get(), ptrs.data(), ptrs.size(), &w));
+    world.release();  // the world's drop callback deletes it
+    return World(w);
+}
 /// A trace sink: one record per step.
 using Trace = std::function<void(const evoharness_trace_record&)>;
 

@@ -55,7 +55,15 @@ inline std::optional<evoharness_task_stats> task_stats(const Agent& agent) {
     return t;
 }
 
-/// The suite's vectorised environment, for training.
+/// The defaults of a VecEnv over host worlds: the suite's capacities with the worlds' tool
+/// count, budget 200, default costs, seed 0, no groups.
+inline evoharness_vec_env_config vec_env_config() {
+    evoharness_vec_env_config c{};
+    detail::check(evoharness_vec_env_config_default(&c));
+    return c;
+}
+
+/// The vectorised environment, for training: the suite's tasks, or worlds written by the host.
 class VecEnv {
 public:
     /// `n` environments of `task`, in organisations `organisation_start` to
@@ -67,6 +75,23 @@ public:
         evoharness_vec_env* v = nullptr;
         detail::check(evoharness_vec_env_new_grouped(task, horizon, n, group, organisation_start,
                                                      organisation_count, seed, &v));
+        v_.reset(v);
+        detail::check(evoharness_vec_env_get_info(v_.get(), &info_));
+    }
+
+    /// One environment over each world of `worlds` (host_world()s, or other worlds of one tool
+    /// count), with `config` (vec_env_config(): the suite's capacities with the worlds' tool
+    /// count, budget 200). Takes the worlds over; if it throws, the worlds it did not take are
+    /// still in `worlds` (all of them, unless a world failed in its first reset: WORLD).
+    VecEnv(std::vector<World>& worlds, const evoharness_vec_env_config& config) {
+        std::vector<evoharness_world*> raw;
+        for (World& w : worlds) raw.push_back(w.w_.get());
+        evoharness_vec_env* v = nullptr;
+        evoharness_status s = evoharness_vec_env_new_worlds(raw.data(), raw.size(), &config, &v);
+        for (std::size_t i = 0; i < worlds.size(); i++) {
+            if (raw[i] == nullptr) worlds[i].w_.release();  // the library has it now
+        }
+        detail::check(s);
         v_.reset(v);
         detail::check(evoharness_vec_env_get_info(v_.get(), &info_));
     }
@@ -110,6 +135,14 @@ public:
         if (s == EVOHARNESS_STATUS_NOT_FOUND && i < size()) return std::nullopt;
         detail::check(s);
         return st;
+    }
+
+    /// The template that does a teacher's high-level action (JSON, as
+    /// evoharness_vec_env_intent_template says) in environment `i`'s current state.
+    std::uint32_t intent_template(std::size_t i, const std::string& intent_json) const {
+        std::uint32_t t = 0;
+        detail::check(evoharness_vec_env_intent_template(v_.get(), i, intent_json.c_str(), &t));
+        return t;
     }
 
     /// Episodes environment `i` has finished.

@@ -1,15 +1,19 @@
 // Drives the C++ wrapper (evoharness.hpp and evoharness_suite.hpp, over libevoharness_suite):
 // RAII and moves, exceptions with statuses, lambdas as tools (including ones that throw), traces
-// and log sinks, checkpoints, the workspace, suite worlds and the vectorised environment. Built
-// with -Wall -Wextra -Wpedantic -Werror and run plain, under AddressSanitizer/UBSan and under
-// valgrind by tests/c_abi.rs.
+// and log sinks, checkpoints, the workspace, suite worlds, worlds written in C++ (HostWorld) and
+// the vectorised environment. Built with -Wall -Wextra -Wpedantic -Werror and run plain, under
+// AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
 //
 //   wrapper FIXTURES_DIR WORK_DIR
 //
 // Exits 0 when every check passed; otherwise prints each failed check and exits 1.
 #include <evoharness_suite.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <variant>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -297,6 +301,134 @@ static void test_suite_and_vec_env() {
     CHECK(g.teacher_actions(EVOHARNESS_TEACHER_ORACLE).size() == 4);
 }
 
+// A world written in C++ (eh::HostWorld): invoices to pay exactly once, three tools.
+struct Invoices : eh::HostWorld {
+    std::int64_t items = 0, next = 0;
+    std::vector<int> paid;
+    std::string last;          // what the last event said: "invoice", "done" or ""
+    bool throw_on_audit = false;
+    int* deleted = nullptr;
+
+    ~Invoices() override {
+        if (deleted) ++*deleted;
+    }
+    std::vector<std::string> tools() const override { return {"next", "pay", "audit"}; }
+    void reset(std::uint64_t seed, eh::ToolResult& event) override {
+        items = 2 + static_cast<std::int64_t>(seed % 3);
+        next = 0;
+        paid.assign(static_cast<std::size_t>(items), 0);
+        last.clear();
+        event.add_int("items", items);
+    }
+    void call(const eh::ToolCall& call, eh::ToolResult& result) override {
+        last.clear();
+        if (call.name == "next") {
+            if (next < items) {
+                last = "invoice";
+                result.add_int("invoice", 100 + next++);
+            } else {
+                last = "done";
+                result.add_bool("done", true);
+            }
+        } else if (call.name == "pay") {
+            const std::int64_t* id = call.args.empty() ? nullptr : std::get_if<std::int64_t>(&call.args[0]);
+            if (id == nullptr || *id < 100 || *id >= 100 + items) {
+                result.error().add_text("code", "unknown invoice");
+                return;
+            }
+            paid[static_cast<std::size_t>(*id - 100)]++;
+            result.add_int("paid", *id);
+        } else {
+            if (throw_on_audit) throw std::runtime_error("the audit service is down");
+            result.add_int("left", static_cast<std::int64_t>(std::count(paid.begin(), paid.end(), 0)));
+        }
+    }
+    evoharness_verdict judge(std::optional<bool> finished) override {
+        evoharness_verdict v{};
+        v.success = finished == true && std::all_of(paid.begin(), paid.end(), [](int p) { return p == 1; });
+        v.violations = static_cast<std::uint32_t>(std::count_if(paid.begin(), paid.end(), [](int p) { return p > 1; }));
+        return v;
+    }
+};
+
+static void test_host_world() {
+    int deleted = 0;
+    // Under an agent with the three-tool fixture policy.
+    {
+        auto inv = std::make_unique<Invoices>();
+        inv->deleted = &deleted;
+        Invoices* seen = inv.get();
+        evoharness_agent_config config = eh::agent_config();
+        config.temperature = 1.0f;
+        config.budget = 200;
+        eh::Agent a = eh::Agent::create(load("mlp.onnx"), eh::host_world(std::move(inv)), config);
+        evoharness_summary s = a.run(40);
+        CHECK(s.world_actions > 0 && seen->items >= 2);
+        CHECK(a.verdict().has_value());
+        CHECK(thrown([&] { a.checkpoint(work + "/host.ckpt"); }) == EVOHARNESS_STATUS_WORLD);
+        seen->throw_on_audit = true;
+        evoharness_status st = thrown([&] { a.run(1000); });
+        CHECK(st == EVOHARNESS_STATUS_WORLD || st == EVOHARNESS_STATUS_OK);  // if it audits
+    }
+    CHECK(deleted == 1);
+
+    // In a training VecEnv, scripted from what each world said last.
+    std::vector<eh::World> worlds;
+    std::vector<Invoices*> seen;
+    for (int i = 0; i < 2; i++) {
+        auto inv = std::make_unique<Invoices>();
+        inv->deleted = &deleted;
+        seen.push_back(inv.get());
+        worlds.push_back(eh::host_world(std::move(inv)));
+    }
+    evoharness_vec_env_config config = eh::vec_env_config();
+    config.budget = 40;
+    evoharness_vec_env_config bad = config;
+    bad.capacities.tools = 5;
+    CHECK(thrown([&] {
+              eh::VecEnv refused(worlds, bad);
+              (void)refused;
+          }) == EVOHARNESS_STATUS_CONFIG);
+    CHECK(static_cast<bool>(worlds[0]) && static_cast<bool>(worlds[1]));
+    {
+        eh::VecEnv v(worlds, config);
+        CHECK(!static_cast<bool>(worlds[0]) && !static_cast<bool>(worlds[1]));
+        std::vector<float> obs, reward;
+        std::vector<std::uint8_t> mask, done;
+        v.observe(obs, mask);
+        std::vector<std::uint32_t> actions(2);
+        for (int s = 0; s < 400 && (v.episodes(0) < 2 || v.episodes(1) < 2); s++) {
+            for (std::size_t i = 0; i < 2; i++) {
+                const std::string& last = seen[i]->last;
+                actions[i] = last == "invoice" ? v.intent_template(i, R"({"call": "pay", "arg": )" +
+                                                                       std::to_string(100 + seen[i]->next - 1) + "}")
+                             : last == "done" ? v.intent_template(i, R"({"finish": true})")
+                                              : v.intent_template(i, R"({"call": "next"})");
+            }
+            v.step(actions, obs, mask, reward, done);
+        }
+        CHECK(v.episodes(0) >= 2 && v.last_episode(0)->success && v.last_episode(1)->success);
+        CHECK(thrown([&] { v.intent_template(0, R"({"call": "refund"})"); }) ==
+              EVOHARNESS_STATUS_INVALID_ARGUMENT);
+        seen[1]->throw_on_audit = true;
+        std::uint32_t audit = v.intent_template(0, R"({"call": "audit"})");
+        CHECK(thrown([&] { v.step({audit, audit}, obs, mask, reward, done); }) == EVOHARNESS_STATUS_WORLD);
+    }
+    CHECK(deleted == 3);
+    // Too many tools: refused, and the world deleted.
+    struct Wide : Invoices {
+        std::vector<std::string> tools() const override {
+            std::vector<std::string> t;
+            for (int i = 0; i < 65; i++) t.push_back("t" + std::to_string(i));
+            return t;
+        }
+    };
+    auto wide = std::make_unique<Wide>();
+    wide->deleted = &deleted;
+    CHECK(thrown([&] { eh::host_world(std::move(wide)); }) == EVOHARNESS_STATUS_CONFIG);
+    CHECK(deleted == 4);
+}
+
 int main(int argc, char** argv) {
     if (argc != 3) {
         std::cerr << "usage: " << argv[0] << " FIXTURES_DIR WORK_DIR\n";
@@ -309,6 +441,7 @@ int main(int argc, char** argv) {
         test_workspace();
         test_agent();
         test_suite_and_vec_env();
+        test_host_world();
     } catch (const std::exception& e) {
         std::cerr << "unexpected exception: " << e.what() << "\n";
         failures++;

@@ -1,5 +1,6 @@
-"""evoharness for Python: the task suite's simulators and the structured-v1 layout, through the
-evoharness task suite's C library, libevoharness_suite (ctypes; no compiled extension).
+"""evoharness for Python: the task suite's simulators, worlds written in Python (your own tools:
+:mod:`evoharness.world`) and the structured-v1 layout, through the evoharness task suite's C
+library, libevoharness_suite (ctypes; no compiled extension).
 
 >>> import evoharness
 >>> env = evoharness.VecEnv("migration", horizon=100, n=4)
@@ -10,6 +11,7 @@ evoharness task suite's C library, libevoharness_suite (ctypes; no compiled exte
 from ._native import EvoharnessError, library_path
 from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
 from .workspace import Workspace
+from .world import Event, HarnessEnv, TeacherError, Templates, WorldError
 
 
 def version() -> str:
@@ -20,7 +22,12 @@ def version() -> str:
 
 
 __all__ = [
+    "Event",
     "EvoharnessError",
+    "HarnessEnv",
+    "TeacherError",
+    "Templates",
+    "WorldError",
     "TASKS",
     "TEACHERS",
     "VecEnv",

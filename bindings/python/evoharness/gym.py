@@ -1,4 +1,5 @@
-"""A Gymnasium vector environment over :class:`evoharness.VecEnv` (needs ``gymnasium`` 1.x).
+"""Gymnasium vector environments over :class:`evoharness.VecEnv` (the suite's tasks) and
+:class:`evoharness.HarnessEnv` (worlds written in Python); needs ``gymnasium`` 1.x.
 
 Observations are dicts: ``observation`` (the structured-v1 floats) and ``action_mask`` (1 =
 legal template). Actions are template indices. An episode that ends is reset in the same
@@ -21,6 +22,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("evoharness.gym needs gymnasium (pip install gymnasium)") from e
 
 from .vec_env import VecEnv
+from .world import HarnessEnv
 
 
 class SuiteVectorEnv(VectorEnv):
@@ -77,4 +79,60 @@ class SuiteVectorEnv(VectorEnv):
         self._env.close()
 
 
-__all__ = ["SuiteVectorEnv", "gymnasium"]
+class HarnessVectorEnv(VectorEnv):
+    """``num_envs`` environments over worlds written in Python (``factory`` and the keyword
+    arguments as :class:`evoharness.HarnessEnv`'s), as a Gymnasium ``VectorEnv``. The
+    :class:`~evoharness.HarnessEnv` is :attr:`harness` (its worlds, layout and templates);
+    ``infos["episode"]`` holds :meth:`~evoharness.HarnessEnv.last_episode`'s dicts."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, factory, num_envs: int, **kwargs):
+        self._factory, self._kwargs = factory, kwargs
+        self.harness = HarnessEnv(factory, num_envs, **kwargs)
+        self.num_envs = num_envs
+        n_obs, n_act = self.harness.obs_len, self.harness.actions
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (n_obs,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+        })
+        self.single_action_space = spaces.Discrete(n_act)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def _obs(self):
+        return {"observation": self.harness.obs.copy(),
+                "action_mask": self.harness.mask.astype(np.int8)}
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self.harness.close()
+            self.harness = HarnessEnv(self._factory, self.num_envs,
+                                      **{**self._kwargs, "seed": int(seed)})
+        self.harness.observe()
+        return self._obs(), {}
+
+    def step(self, actions):
+        self.harness.step(np.asarray(actions, dtype=np.uint32))
+        done = self.harness.done.astype(bool)
+        terminated = np.zeros(self.num_envs, bool)
+        truncated = np.zeros(self.num_envs, bool)
+        infos = {}
+        episodes = [None] * self.num_envs
+        for i in np.nonzero(done)[0]:
+            e = self.harness.last_episode(int(i))
+            episodes[i] = e
+            if e["finished"] is None:
+                truncated[i] = True
+            else:
+                terminated[i] = True
+        if done.any():
+            infos["episode"] = np.array(episodes, dtype=object)
+            infos["_episode"] = done
+        return self._obs(), self.harness.reward.copy(), terminated, truncated, infos
+
+    def close_extras(self, **kwargs):
+        self.harness.close()
+
+
+__all__ = ["HarnessVectorEnv", "SuiteVectorEnv", "gymnasium"]

@@ -87,9 +87,11 @@ typedef uint32_t evoharness_teacher;
  * template each. An environment whose episode ends is reset at once with its next seed;
  * Experience carries over between the episodes of one environment (one organisation).
  *
- * Made by `evoharness_vec_env_new` or `evoharness_vec_env_new_grouped`; the caller owns it
- * and frees it with `evoharness_vec_env_free`. Thread safety: one thread at a time; it may
- * move between threads.
+ * Made by `evoharness_vec_env_new`, `evoharness_vec_env_new_grouped` or
+ * `evoharness_vec_env_new_worlds`; the caller owns it and frees it with
+ * `evoharness_vec_env_free`. Thread safety: one thread at a time; it may move between
+ * threads. The callbacks of its worlds run inside its functions, which refuse calls from them
+ * (`INVALID_ARGUMENT`: the environment is in use; `evoharness_vec_env_free` does nothing).
  */
 typedef struct evoharness_vec_env evoharness_vec_env;
 
@@ -131,6 +133,35 @@ typedef struct evoharness_task_stats {
      */
     uint32_t wrong_writes;
 } evoharness_task_stats;
+
+/**
+ * How `evoharness_vec_env_new_worlds` sets up environments over a host's worlds. Fill it with
+ * `evoharness_vec_env_config_default`, then change what you need.
+ */
+typedef struct evoharness_vec_env_config {
+    /**
+     * The workspace capacities (what the policy trained on them will be made for). `tools` is
+     * 0 for the worlds' own tool count, or must equal it.
+     */
+    evoharness_capacities capacities;
+    /**
+     * The step budget of an episode (an episode that spends it ends unfinished).
+     */
+    uint32_t budget;
+    /**
+     * What each verb costs.
+     */
+    evoharness_costs costs;
+    /**
+     * Seeds the episodes: environment `i` in group `g = i / group` runs, for its `k`-th
+     * episode, seed `seed + g + k·(n / group)`.
+     */
+    uint64_t seed;
+    /**
+     * Environments per group that run the same seeds (1 for none); must divide `n`.
+     */
+    size_t group;
+} evoharness_vec_env_config;
 
 /**
  * The sizes of a vectorised environment.
@@ -321,11 +352,58 @@ evoharness_status evoharness_vec_env_new_grouped(uint32_t task,
                                                  struct evoharness_vec_env **out);
 
 /**
- * Frees an environment. NULL is a no-op.
+ * Fills `*out` with the defaults: the suite's capacities (16 facts, 8 steps, 4 lessons) with
+ * the worlds' tool count (`tools` 0), a budget of 200 steps, the default costs (every verb 1,
+ * `finish` 0), seed 0, no groups. Any thread.
+ *
+ * Errors: `NULL_ARGUMENT`.
  *
  * # Safety
- * `env` is NULL or an environment from `evoharness_vec_env_new` or
- * `evoharness_vec_env_new_grouped`, not yet freed, that no other thread is using.
+ * `out` is NULL or points at a writable struct.
+ */
+evoharness_status evoharness_vec_env_config_default(struct evoharness_vec_env_config *out);
+
+/**
+ * Makes `n` environments (at least 1), one over each world of `worlds[0..n]`: a world written
+ * by the host (`evoharness_world_from_callbacks`) or any other world handle, all with the same
+ * tool count. Each environment is an agent's workspace of `config->capacities` with
+ * `config->budget` and `config->costs` over its world, stepped with one action template at a
+ * time as `evoharness_vec_env_step` says; the layout (observation length, templates) is the
+ * one of those capacities (`evoharness_vec_env_get_info`, `evoharness_layout_json`). An
+ * episode ends when the agent finishes or its budget is spent; its stats count success and
+ * the reward from the world's judge (without a judge, no episode succeeds), and leave the
+ * suite's item counts (`items`, `landed`, `duplicates`, `gaps`, `wrong_writes`) 0; a judge's
+ * violations count in the reward. Teachers (`evoharness_vec_env_teacher_actions`) know only
+ * the suite's tasks. The first episodes start at once.
+ *
+ * Ownership: on success the environment takes over every world (`worlds[i]` become NULL) and
+ * `*out` is a new environment that the caller owns. A failure found before the worlds are
+ * used (every error but `WORLD`) leaves them the caller's, unchanged; `WORLD` (a world failed
+ * in its first reset) has taken them over and freed them (`worlds[i]` are NULL).
+ *
+ * Errors: `NULL_ARGUMENT` (also for a NULL `worlds[i]`); `INVALID_ARGUMENT` for a world given
+ * twice; `CONFIG` for `n` of 0, a `group` that does not divide `n`, capacities out of range,
+ * or worlds whose tool counts differ from each other or from `config->capacities.tools`;
+ * `WORLD`.
+ *
+ * # Safety
+ * `worlds` points at `n` readable and writable world pointers, each a live world that the
+ * caller owns and no other thread uses; `config` at a readable struct; `out` at a writable
+ * pointer.
+ */
+evoharness_status evoharness_vec_env_new_worlds(evoharness_world **worlds,
+                                                size_t n,
+                                                const struct evoharness_vec_env_config *config,
+                                                struct evoharness_vec_env **out);
+
+/**
+ * Frees an environment (with its worlds). NULL is a no-op; so is a call from inside one of its
+ * worlds' callbacks (a bug: the last error says so).
+ *
+ * # Safety
+ * `env` is NULL or an environment from `evoharness_vec_env_new`,
+ * `evoharness_vec_env_new_grouped` or `evoharness_vec_env_new_worlds`, not yet freed, that no
+ * other thread is using.
  */
 void evoharness_vec_env_free(struct evoharness_vec_env *env);
 
@@ -405,6 +483,34 @@ evoharness_status evoharness_vec_env_teacher_actions(const struct evoharness_vec
                                                      uint32_t teacher,
                                                      uint32_t *out,
                                                      size_t out_len);
+
+/**
+ * Writes to `*out` the action template that does, in environment `index`'s current state, the
+ * high-level action `intent` (NUL-terminated JSON): what a teacher written by a person says,
+ * mapped by the library to the layout's template. One of
+ *
+ * - `{"finish": true}` (or `false`);
+ * - `{"call": "pay", "arg": 101}`: a tool by name (or index), with no `arg` or a bool, number
+ *   or string argument, which must be the value of a field of the current event (looked up
+ *   first) or of a belief slot: templates take arguments by position;
+ * - `{"track": "invoice"}`, `{"recall": "code"}`, `{"plan": "invoice"}`,
+ *   `{"cursor": "page"}`: a field of the current event by key; `{"note": "code"}` a field by
+ *   key, else a fact; `{"retract": "invoice"}` a fact by key;
+ * - `{"step": 0, "verb": "complete"}` (`start`, `complete`, `fail`, `block`, `skip`, `retry`).
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last
+ * environment; `INVALID_ARGUMENT` for JSON that is not such an action, and for an action the
+ * layout cannot express (an argument no field or slot holds, a key the event lacks, a step
+ * past the capacity) or that is not legal now: the message says which and why.
+ *
+ * # Safety
+ * `env` is a live environment that no thread changes meanwhile; `intent` a NUL-terminated
+ * string; `out` points at a writable `uint32_t`.
+ */
+evoharness_status evoharness_vec_env_intent_template(const struct evoharness_vec_env *env,
+                                                     size_t index,
+                                                     const char *intent,
+                                                     uint32_t *out);
 
 /**
  * Writes the stats of environment `index`'s last finished episode to `*out`.

@@ -11,7 +11,9 @@
 //!   task needs (budget, costs); how a suite agent's task went ([`evoharness_task_stats`]);
 //! - the suite's capacities;
 //! - the vectorised environment that training steps (grouped or not) and the rule-based
-//!   teachers' labels for imitation.
+//!   teachers' labels for imitation, over the suite's tasks or over any worlds a host gives
+//!   (`evoharness_vec_env_new_worlds`, with worlds written by the host through
+//!   `evoharness_world_from_callbacks`: how a product trains a policy for its own tools).
 //!
 //! Python (`bindings/python`) loads this library. Its conventions are `evoharness.h`'s, and its
 //! functions use the same boundary (the hidden `evoharness::ffi` helpers).

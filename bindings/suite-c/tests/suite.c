@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../../c/tests/check.h"
+#include "../../c/tests/ledger.h"
 
 static struct evoharness_policy *load(const char *name) {
     struct evoharness_policy_options o;
@@ -340,6 +341,173 @@ static void test_training(void) {
     evoharness_vec_env_free(v);
 }
 
+/* A world whose callback calls back into its own environment: refused, never aliased. */
+static struct evoharness_vec_env *reentered_env = NULL;
+static evoharness_status reentered_observe = EVOHARNESS_STATUS_OK;
+static evoharness_status reentered_step = EVOHARNESS_STATUS_OK;
+static int reentered_in_use = 0; /* both refusals said why */
+
+static int32_t reentering_call(void *user_data, const evoharness_tool_call *call,
+                               evoharness_tool_result *result) {
+    float obs[1];
+    uint8_t mask[1], done[1];
+    float reward[1];
+    uint32_t action[1] = {0};
+    reentered_observe = evoharness_vec_env_observe(reentered_env, obs, 1, mask, 1);
+    reentered_in_use = error_mentions("the environment is in use");
+    reentered_step =
+        evoharness_vec_env_step(reentered_env, action, 1, obs, 1, mask, 1, reward, 1, done, 1);
+    reentered_in_use &= error_mentions("the environment is in use");
+    evoharness_vec_env_free(reentered_env); /* refused: a no-op, with the last error set */
+    return ledger_call(user_data, call, result);
+}
+
+static void test_reentering_world(void) {
+    int dropped = 0;
+    struct ledger l;
+    memset(&l, 0, sizeof l);
+    l.dropped = &dropped;
+    evoharness_world_callbacks cb = LEDGER_CALLBACKS;
+    cb.call = reentering_call;
+    evoharness_world *w = NULL;
+    OK(evoharness_world_from_callbacks(&cb, &l, LEDGER_TOOLS, 3, &w));
+    struct evoharness_vec_env_config config;
+    OK(evoharness_vec_env_config_default(&config));
+    OK(evoharness_vec_env_new_worlds(&w, 1, &config, &reentered_env));
+    struct evoharness_vec_env_info info;
+    OK(evoharness_vec_env_get_info(reentered_env, &info));
+    float *obs = malloc(info.obs_len * sizeof *obs);
+    uint8_t *mask = malloc(info.actions);
+    float reward[1];
+    uint8_t done[1];
+    uint32_t next[1] = {2};
+    OK(evoharness_vec_env_step(reentered_env, next, 1, obs, info.obs_len, mask, info.actions,
+                               reward, 1, done, 1));
+    CHECK(reentered_observe == EVOHARNESS_STATUS_INVALID_ARGUMENT);
+    CHECK(reentered_step == EVOHARNESS_STATUS_INVALID_ARGUMENT && reentered_in_use);
+    CHECK(error_mentions("evoharness_vec_env_free: the environment is in use"));
+    CHECK(l.calls == 1 && dropped == 0);
+    OK(evoharness_vec_env_observe(reentered_env, obs, info.obs_len, mask, info.actions));
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(reentered_env);
+    CHECK(dropped == 1);
+}
+
+/* Worlds written by the host (ledger.h) in a VecEnv: the library's workspace, layout, budget,
+ * rewards and episode stats over the host's tools and judge. */
+static void test_worlds_vec_env(void) {
+    struct evoharness_vec_env_config config;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_config_default(NULL));
+    OK(evoharness_vec_env_config_default(&config));
+    CHECK(config.capacities.facts == 16 && config.capacities.tools == 0);
+    CHECK(config.budget == 200 && config.costs.act == 1 && config.seed == 0 && config.group == 1);
+    config.budget = 60;
+    config.seed = 5;
+
+    enum { N = 2 };
+    int dropped = 0;
+    struct ledger l[N];
+    evoharness_world *worlds[N];
+    for (int i = 0; i < N; i++) worlds[i] = ledger_world(&l[i], &dropped);
+    CHECK(worlds[0] != NULL && worlds[1] != NULL);
+    struct evoharness_vec_env *v = NULL;
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_worlds(NULL, N, &config, &v));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_worlds(worlds, N, NULL, &v));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_new_worlds(worlds, N, &config, NULL));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_worlds(worlds, 0, &config, &v));
+    struct evoharness_vec_env_config bad = config;
+    bad.capacities.tools = 4;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_worlds(worlds, N, &bad, &v));
+    CHECK(error_mentions("the worlds have 3 tools"));
+    bad = config;
+    bad.group = 3;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_worlds(worlds, N, &bad, &v));
+    bad = config;
+    bad.capacities.facts = 0;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_new_worlds(worlds, N, &bad, &v));
+    evoharness_world *same[N] = {worlds[0], worlds[0]};
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_new_worlds(same, N, &config, &v));
+    CHECK(error_mentions("worlds[1] is worlds[0] again"));
+    CHECK(v == NULL && worlds[0] != NULL && worlds[1] != NULL && dropped == 0); /* still ours */
+    OK(evoharness_vec_env_new_worlds(worlds, N, &config, &v));
+    CHECK(worlds[0] == NULL && worlds[1] == NULL);
+    CHECK(l[0].resets == 1 && l[1].resets == 1);
+
+    struct evoharness_vec_env_info info;
+    OK(evoharness_vec_env_get_info(v, &info));
+    size_t n = info.n, ol = info.obs_len, al = info.actions;
+    /* The layout of (16, 8, 4, 3): fewer templates than the suite's 348. */
+    CHECK(n == N && info.group == 1 && al < 348 && ol < 564);
+    float *obs = malloc(n * ol * sizeof *obs);
+    uint8_t *mask = malloc(n * al);
+    float reward[N];
+    uint8_t done[N];
+    uint32_t actions[N];
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, N));
+    CHECK(error_mentions("suite's tasks only"));
+
+    /* Scripted from what each world said last: next, pay it (field 0), ..., finish. Templates
+     * of the layout: finish(success) 0, then per tool t 25 act templates from 2 + 25 t (no
+     * argument, 16 facts, 8 fields). */
+    uint64_t episodes[N] = {0, 0};
+    for (int s = 0; s < 1000 && (episodes[0] < 3 || episodes[1] < 3); s++) {
+        for (size_t i = 0; i < n; i++) {
+            if (l[i].last == LEDGER_SAW_ITEM) actions[i] = 2 + 25 * 1 + 1 + 16 + 0;
+            else if (l[i].last == LEDGER_SAW_DONE) actions[i] = 0;
+            else actions[i] = 2;
+            CHECK(mask[i * al + actions[i]] == 1);
+        }
+        OK(evoharness_vec_env_step(v, actions, N, obs, n * ol, mask, n * al, reward, N, done, N));
+        for (size_t i = 0; i < n; i++) {
+            if (!done[i]) continue;
+            struct evoharness_episode_stats st;
+            OK(evoharness_vec_env_last_episode(v, i, &st));
+            CHECK(st.success && st.finished == 1 && reward[i] > 1.0f);
+            CHECK(st.harness[0] + st.harness[1] + st.harness[2] + st.harness[3] == 0);
+            CHECK(st.world_actions % 2 == 1 && st.items == 0);
+            OK(evoharness_vec_env_episodes(v, i, &episodes[i]));
+        }
+    }
+    CHECK(episodes[0] >= 3 && episodes[1] >= 3);
+
+    /* A teacher's high-level actions, mapped to templates by the library. */
+    uint32_t t = 99;
+    OK(evoharness_vec_env_intent_template(v, 0, "{\"call\": \"next\"}", &t));
+    CHECK(t == 2);
+    OK(evoharness_vec_env_intent_template(v, 1, "{\"finish\": true}", &t));
+    CHECK(t == 0);
+    t = 99;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_intent_template(v, 0, "{\"call\": \"pay\", \"arg\": 999}", &t));
+    CHECK(error_mentions("cannot express a call of \"pay\" with Int(999)") && t == 99);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_vec_env_intent_template(v, 0, "{\"call\": \"refund\"}", &t));
+    CHECK(error_mentions("no tool \"refund\""));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "{\"fly\": 1}", &t));
+    CHECK(error_mentions("no action"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "nope", &t));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_intent_template(v, 2, "{\"finish\": true}", &t));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_intent_template(v, 0, NULL, &t));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_intent_template(v, 0, "{}", NULL));
+
+    /* A world that fails: the step says which environment, and why. */
+    l[1].fail_call = 9;
+    actions[0] = actions[1] = 2;
+    EXPECT(EVOHARNESS_STATUS_WORLD,
+           evoharness_vec_env_step(v, actions, N, obs, n * ol, mask, n * al, reward, N, done, N));
+    CHECK(error_mentions("environment 1") && error_mentions("returned 9"));
+    l[1].fail_call = 0;
+    OK(evoharness_vec_env_step(v, actions, N, obs, n * ol, mask, n * al, reward, N, done, N));
+
+    free(obs);
+    free(mask);
+    evoharness_vec_env_free(v);
+    CHECK(dropped == N); /* the environment freed its worlds */
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
@@ -352,6 +520,8 @@ int main(int argc, char **argv) {
     test_suite_agent();
     test_vec_env();
     test_training();
+    test_worlds_vec_env();
+    test_reentering_world();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
