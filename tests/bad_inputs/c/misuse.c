@@ -22,7 +22,7 @@ static const char *const NAMES[] = {
     "OK",        "NULL_ARGUMENT", "INVALID_ARGUMENT", "BUFFER_TOO_SMALL", "NOT_FOUND",
     "DECODE",    "SNAPSHOT",      "BACKEND",          "DEVICE",           "POLICY",
     "INFERENCE", "WORKSPACE",     "IO",               "CHECKPOINT",       "CONFIG",
-    "PANIC",     "OTHER",
+    "PANIC",     "OTHER",         "WORLD",
 };
 
 static int broken = 0;
