@@ -217,7 +217,9 @@ class Agent:
             self._raise(l.evoharness_agent_start_task(self._h, seed))
         self._started = None
         s = _Summary()
-        self._raise(l.evoharness_agent_run(self._h, self.budget + 1, ctypes.byref(s)))
+        # A bound far above any task's length (free verbs can make steps outnumber the
+        # budget): the task's own end stops the run.
+        self._raise(l.evoharness_agent_run(self._h, 16 * self.budget + 1024, ctypes.byref(s)))
         v = _Verdict()
         self._raise(l.evoharness_agent_verdict(self._h, ctypes.byref(v)))
         return {"success": bool(v.success),

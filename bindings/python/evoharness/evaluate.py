@@ -122,15 +122,16 @@ def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, v
     settings = world_settings(factory, horizon)
     t0 = time.time()
     if agent.startswith("policy:"):
+        from .agent import check_policy
+
         path = agent[len("policy:"):]
+        # The workspace the policy was made for (the embedded agent takes it from the file).
+        caps = check_policy(path)["capacities"]
+        settings = {**settings, "capacities": {k: caps[k] for k in ("facts", "steps", "lessons")}}
         if via == "agent":
             rows = policy_agent(path, factory, settings, seeds)
         else:
             rows = policy_env(path, factory, settings, seeds)
-        if via == "agent":
-            from .agent import check_policy  # the capacities it was made for
-            caps = check_policy(path)["capacities"]
-            settings = {**settings, "capacities": {k: caps[k] for k in ("facts", "steps", "lessons")}}
     elif agent.startswith("teacher:"):
         teacher = load_object(agent[len("teacher:"):], "--agent teacher")
         rows = teacher_env(teacher, factory, settings, seeds)

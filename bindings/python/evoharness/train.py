@@ -66,7 +66,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
+    args.argv = argv
     if args.smoke:
         args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 20
         args.rl_iters, args.group, args.groups, args.valid_episodes = 1, 2, 2, 4
@@ -111,7 +113,7 @@ def run(args, factory, teacher, settings) -> int:
     probe.close()
     log(event="start", world=args.world, source=args.teacher or str(args.demos),
         settings=settings, obs_len=lay["obs_len"], actions=lay["actions"], tools=tools,
-        args={k: str(v) for k, v in vars(args).items()})
+        args={k: str(v) for k, v in vars(args).items() if k != "argv"})
     net = T.Net(lay["obs_len"], lay["actions"], args.hidden)
     t0 = time.time()
     deadline1 = t0 + 60 * args.minutes * 0.5
@@ -147,7 +149,7 @@ def run(args, factory, teacher, settings) -> int:
     T.plot(log.rows, out.parent / f"{stem}.training.svg", title=f"training {stem}")
     record = {
         "policy": out.name,
-        "command": " ".join(["python -m evoharness.train"] + (sys.argv[1:] if argv_is_cli() else [])),
+        "command": " ".join(["python -m evoharness.train"] + args.argv),
         "world": args.world, "source": args.teacher or str(args.demos), "seed": args.seed,
         "settings": settings, "tools": tools,
         "parameters": sum(p.numel() for p in net.parameters()),
@@ -163,10 +165,6 @@ def run(args, factory, teacher, settings) -> int:
         stage2_s=record["stage2_s"], load_check=check)
     log.close()
     return 0
-
-
-def argv_is_cli() -> bool:
-    return pathlib.Path(sys.argv[0]).name in ("train.py", "__main__.py", "-m")
 
 
 def load_check(path) -> str:

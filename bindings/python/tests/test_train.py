@@ -58,8 +58,23 @@ def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_pat
     assert (tmp_path / "smoke.training.svg").read_text().startswith("<svg")
     record = json.loads((tmp_path / "smoke.json").read_text())
     assert record["tools"] == ["next_ticket", "answer", "escalate", "pause"]
+    assert record["command"].endswith(f"--out {out} --smoke --quiet")
     r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{out}", "--seeds", SEEDS])
     assert r["episodes"] == 40 and r["via"] == "agent"
+    # A policy made for another world's tools is refused, naming both counts.
+    assert evaluate.main(["--world", f"{__file__}:ThreeTools", "--agent", f"policy:{out}",
+                          "--seeds", SEEDS]) == 2
+    assert "has 4 tools; the world has 3 (a, b, c)" in capsys.readouterr().err
+
+
+class ThreeTools:
+    tools = ["a", "b", "c"]
+
+    def reset(self, seed):
+        return {"seed": seed}
+
+    def call(self, tool, args):
+        return {"tool": tool}
 
 
 def test_a_trained_policy_solves_held_out_tickets_through_the_embedded_agent(trained, capsys):
