@@ -13,11 +13,14 @@ pytest.importorskip("torch")
 pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
+import sys  # noqa: E402
+
 import evoharness  # noqa: E402
 from evoharness import demos, evaluate, train, training  # noqa: E402
 from evoharness.agent import episode_reward  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # worlds.tickets, for picky_teacher
 WORLD = f"{HERE / 'worlds' / 'tickets.py'}:Tickets"
 TEACHER = f"{HERE / 'worlds' / 'tickets.py'}:teacher"
 SEEDS = "1000000..1000040"
@@ -171,6 +174,26 @@ def test_a_teacher_of_three_parameters_sees_what_was_tracked():
             env.step(env.teacher_actions(teacher))
         assert seen[-1] == {} and env.tracked[0] == {}  # finished: a new episode, nothing kept
         assert seen[2] == {"ticket": seen[2]["ticket"]} and isinstance(seen[2]["ticket"], int)
+
+
+def picky_teacher(world, event):
+    """The tickets teacher, except that it asks for a ticket the layout cannot point at on the
+    first event of a task: those states must be skipped (and counted), not abort training."""
+    from worlds.tickets import teacher
+
+    if event.kind == "notice":
+        return ("call", "answer", 424242)
+    return teacher(world, event)
+
+
+def test_dagger_skips_and_counts_the_states_the_teacher_cannot_label(tmp_path):
+    out = tmp_path / "picky.onnx"
+    assert train.main(["--world", WORLD, "--teacher", f"{__file__}:picky_teacher", "--out",
+                       str(out), "--smoke", "--quiet"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "picky.train.jsonl").read_text().splitlines()]
+    refused = [r["teacher_refused"] for r in rows if r.get("stage") == 1]
+    assert refused and refused[0] >= 4  # every environment starts on a notice
+    assert all(r["samples"] > 0 for r in rows if r.get("stage") == 1)
 
 
 def test_the_commands_say_what_is_wrong(tmp_path, capsys):
