@@ -140,13 +140,23 @@ def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, v
     else:
         raise ValueError(f"--agent {agent!r}: policy:PATH, teacher:MODULE:CALLABLE or random")
     s = _summary(rows)
+    by_verb = None  # the embedded agent's summary counts harness actions, not their verbs
+    if all("harness_by_verb" in r for r in rows):
+        by_verb = {k: float(np.mean([r["harness_by_verb"][k] for r in rows]))
+                   for k in rows[0]["harness_by_verb"]}
+    # The fields of `evoharness eval --json` that a world of any kind has, plus the reward's
+    # standard error and how the policy ran.
     return {"world": world, "agent": agent, "via": via if agent.startswith("policy:") else "env",
             "seeds": f"{seeds.start}..{seeds.stop}", "horizon": settings["budget"],
-            "episodes": s["episodes"], "success_rate": s["success_rate"],
-            "mean_reward": s["mean_reward"], "reward_se": s["reward_se"],
+            "budget": settings["budget"], "episodes": s["episodes"],
+            "success_rate": s["success_rate"], "integrity_violations": s["violations"],
+            "violations_in_successes": int(sum(r["violations"] for r in rows if r["success"])),
+            "mean_steps": s["mean_steps"], "mean_world_actions": s["mean_world_actions"],
             "mean_harness_actions": s["mean_harness_actions"],
-            "mean_world_actions": s["mean_world_actions"], "mean_steps": s["mean_steps"],
-            "integrity_violations": s["violations"], "seconds": round(time.time() - t0, 2)}
+            "harness_actions_by_verb": by_verb,
+            "mean_cost": float(np.mean([r["cost"] for r in rows])),
+            "mean_reward": s["mean_reward"], "reward_se": s["reward_se"],
+            "wall_s": round(time.time() - t0, 2)}
 
 
 def main(argv=None) -> int:
