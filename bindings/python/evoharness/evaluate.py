@@ -8,7 +8,9 @@
   serving the tools as a callback world. ONNX Runtime comes from the ``onnxruntime`` package
   (or ``$EVOHARNESS_ORT_LIB``). ``--via env`` runs it instead on the library's vectorised
   environment (observations and masks from ``HarnessEnv``, the network in ONNX Runtime's
-  Python API): the same episodes, a cross-check.
+  Python API): the same episodes, a cross-check. (One agent runs the seeds in order and keeps
+  its Experience from task to task, as each environment of ``HarnessEnv`` does with its own
+  seeds; a policy that notes lessons can therefore differ a little between the two.)
 - ``teacher:MODULE:CALLABLE`` runs a teacher's high-level actions, mapped by the library.
 - ``random`` picks a legal template uniformly (seeded by ``--rng-seed``).
 
