@@ -19,7 +19,7 @@ import pathlib
 from ctypes import (POINTER, c_bool, c_char, c_char_p, c_float, c_int8, c_int32, c_size_t,
                     c_uint16, c_uint32, c_uint64, c_void_p)
 
-from ._native import Capacities, EvoharnessError, check, lib
+from ._native import Capacities, EvoharnessError, check
 from .world import STATUS_WORLD, WorldError, _Bridge, _lib, _make_world
 
 BACKEND_ONNXRUNTIME = 2
