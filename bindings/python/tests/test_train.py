@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime")
 import sys  # noqa: E402
 
 import evoharness  # noqa: E402
-from evoharness import demos, evaluate, train, training  # noqa: E402
+from evoharness import demos, evaluate, record, train, training  # noqa: E402
 from evoharness.agent import episode_reward  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -128,6 +128,17 @@ def test_demonstrations_round_trip_and_train(tmp_path):
     assert train.main(["--world", WORLD, "--demos", str(path), "--out", str(out), "--smoke",
                        "--quiet"]) == 0
     assert out.stat().st_size > 0
+
+
+def test_the_record_command_writes_demonstrations_that_load(tmp_path, capsys):
+    path = tmp_path / "rec.jsonl"
+    assert record.main(["--world", WORLD, "--teacher", TEACHER, "--seeds", "3..6", "--out",
+                        str(path)]) == 0
+    assert "3 episodes" in capsys.readouterr().out
+    assert [e["seed"] for e in demos.load(path)] == [3, 4, 5]
+    assert record.main(["--world", WORLD, "--teacher", TEACHER, "--seeds", "6..3", "--out",
+                        str(path)]) == 2
+    assert "an empty or negative range" in capsys.readouterr().err
 
 
 def test_a_demonstration_that_is_not_the_worlds_is_refused_naming_its_line(tmp_path):
