@@ -60,6 +60,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--groups", type=int, default=8)
     ap.add_argument("--kl", type=float, default=0.05)
     ap.add_argument("--valid-episodes", type=int, default=64)
+    ap.add_argument("--eval-seeds", help="A..B: after export, evaluate the policy through the "
+                    "embedded agent on these seeds (held out: 1000000 and up) into the record")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     return ap
 
@@ -85,6 +87,10 @@ def main(argv=None) -> int:
         factory = T.load_object(args.world, "--world")
         teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
         settings = T.world_settings(factory, args.horizon)
+        if args.eval_seeds:
+            from .evaluate import parse_seeds
+
+            parse_seeds(args.eval_seeds)  # a mistake is told before training, not after
         return run(args, factory, teacher, settings)
     except (ValueError, WorldError) as e:
         print(f"evoharness.train: {e}", file=sys.stderr)
@@ -158,6 +164,14 @@ def run(args, factory, teacher, settings) -> int:
         "load_check": check,
         "versions": versions(),
     }
+    if args.eval_seeds:
+        from .evaluate import evaluate, parse_seeds
+
+        r = evaluate(args.world, f"policy:{out}", parse_seeds(args.eval_seeds), args.horizon)
+        record["held_out"] = {k: v for k, v in r.items() if k not in ("world", "agent", "wall_s")}
+        log(event="held_out", seeds=args.eval_seeds, success_rate=r["success_rate"],
+            mean_reward=round(r["mean_reward"], 4), reward_se=round(r["reward_se"], 4),
+            mean_harness_actions=r["mean_harness_actions"])
     (out.parent / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n")
     log(event="done", selected=list(chosen["tag"]), valid_success=chosen["success"],
         valid_reward=round(chosen["reward"], 4), stage1_s=record["stage1_s"],

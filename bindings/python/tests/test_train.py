@@ -45,7 +45,7 @@ def trained(tmp_path_factory):
 def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_path, capsys):
     out = tmp_path / "smoke.onnx"
     assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--smoke",
-                       "--quiet"]) == 0
+                       "--quiet", "--eval-seeds", "1000000..1000010"]) == 0
     import onnx
 
     meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
@@ -61,7 +61,8 @@ def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_pat
     assert (tmp_path / "smoke.training.svg").read_text().startswith("<svg")
     record = json.loads((tmp_path / "smoke.json").read_text())
     assert record["tools"] == ["next_ticket", "answer", "escalate", "pause"]
-    assert record["command"].endswith(f"--out {out} --smoke --quiet")
+    assert record["command"].endswith(f"--out {out} --smoke --quiet --eval-seeds 1000000..1000010")
+    assert record["held_out"]["episodes"] == 10 and record["held_out"]["via"] == "agent"
     r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{out}", "--seeds", SEEDS])
     assert r["episodes"] == 40 and r["via"] == "agent"
     # A policy made for another world's tools is refused, naming both counts.
@@ -216,6 +217,10 @@ def test_the_commands_say_what_is_wrong(tmp_path, capsys):
     assert "has no 'Nope'" in capsys.readouterr().err
     assert train.main(["--world", "tickets", "--teacher", TEACHER, "--out", out]) == 2
     assert "MODULE:NAME" in capsys.readouterr().err
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", out,
+                       "--eval-seeds", "1..1"]) == 2
+    assert "an empty or negative range" in capsys.readouterr().err
+    assert not pathlib.Path(out).exists()
     assert evaluate.main(["--world", WORLD, "--agent", "oracle", "--seeds", SEEDS]) == 2
     assert "policy:PATH, teacher:MODULE:CALLABLE or random" in capsys.readouterr().err
     assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", "7"]) == 2

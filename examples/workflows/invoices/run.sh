@@ -28,7 +28,7 @@ cmd="${1:-}"; shift || true
 case "$cmd" in
   train)
     exec "$venv/bin/python" -m evoharness.train --world "$here/world.py:Invoices" \
-      --teacher "$here/teacher.py:lean" --out "$here/policy.onnx" "$@" ;;
+      --teacher "$here/teacher.py:lean" --out "$here/policy.onnx" --eval-seeds 1000000..1000500 "$@" ;;
   table) exec "$venv/bin/python" "$here/table.py" "$@" ;;
   python) exec "$venv/bin/python" "$@" ;;
   *) echo "usage: $0 train [ARGS] | table [ARGS] | python ARGS" >&2; exit 2 ;;
