@@ -343,9 +343,7 @@ def dagger(net, factory, settings, teacher, args, log, deadline: float, buf: Buf
 
 
 def select(best, v: dict, net, tag):
-    """Model selection: the highest validation mean reward among the checkpoints whose
-    validation success is within a point of the best success seen (success is the
-    constraint, reward the objective)."""
+    """Keeps a checkpoint (its weights and validation figures) for :func:`choose`."""
     cand = {"success": v["success_rate"], "reward": v["mean_reward"], "tag": tag,
             "state": {k: t.clone() for k, t in net.state_dict().items()}}
     if best is None:
@@ -355,6 +353,9 @@ def select(best, v: dict, net, tag):
 
 
 def choose(best) -> dict:
+    """Model selection: the highest validation mean reward among the checkpoints whose
+    validation success is within a point of the best success seen (success is the
+    constraint, reward the objective)."""
     top = max(c["success"] for c in best["all"])
     ok = [c for c in best["all"] if c["success"] >= top - 0.01]
     # Ties go to the latest checkpoint: it has seen the most data.
