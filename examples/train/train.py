@@ -43,6 +43,9 @@ from torch import nn
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 import evoharness  # noqa: E402
+# The network, its export, the record and its plot are the generic trainer's (python -m
+# evoharness.train); the suite's stages stay here: they drive the suite's VecEnv and teachers.
+from evoharness.training import Log, Net, export_onnx, plot  # noqa: E402
 
 TASKS = ("migration", "records", "orchestration")
 #: Organisations and seeds: training, validation (during training) and test (the final
@@ -53,22 +56,6 @@ TEST_ORGANISATIONS = range(10_000, 10_016)
 TRAIN_SEED = 0
 VALID_SEED = 500_000
 TEST_SEEDS = (1_000_000, 1_000_200)
-
-
-class Net(nn.Module):
-    """An MLP with masked logits and a value head: the structured-v1 contract."""
-
-    def __init__(self, obs_len: int, actions: int, hidden: int):
-        super().__init__()
-        self.body = nn.Sequential(
-            nn.Linear(obs_len, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
-        )
-        self.pi = nn.Linear(hidden, actions)
-        self.v = nn.Linear(hidden, 1)
-
-    def forward(self, obs, mask):
-        h = self.body(obs)
-        return self.pi(h) + (mask - 1.0) * 1e9, self.v(h)
 
 
 class WorkspaceView:
@@ -176,22 +163,6 @@ def greedy(net, obs, mask):
     with torch.no_grad():
         logits, _ = net(tensor(obs), tensor(mask))
     return logits.argmax(-1).numpy().astype(np.uint32)
-
-
-class Log:
-    """JSON lines in the output folder, echoed to stdout."""
-
-    def __init__(self, path: pathlib.Path):
-        self.f = open(path, "w")
-        self.t0 = time.time()
-        self.rows = []
-
-    def __call__(self, **row):
-        row["elapsed_s"] = round(time.time() - self.t0, 1)
-        self.rows.append(row)
-        self.f.write(json.dumps(row) + "\n")
-        self.f.flush()
-        print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
 
 def rollouts(net, task, horizon, n, organisations, seed, episodes, args, lay) -> list[dict]:
@@ -378,40 +349,6 @@ def stage2(net, args, log, lay):
         env.close()
 
 
-def export(net, path: pathlib.Path, lay: dict, args) -> None:
-    import onnx
-
-    class Exported(nn.Module):
-        def __init__(self, net):
-            super().__init__()
-            self.net = net
-
-        def forward(self, obs, mask):
-            logits, value = self.net(obs, mask)
-            return logits, value
-
-    net.eval()
-    obs = torch.zeros(1, lay["obs_len"])
-    mask = torch.ones(1, lay["actions"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        Exported(net), (obs, mask), str(path), dynamo=False, opset_version=17,
-        input_names=["obs", "mask"], output_names=["logits", "value"],
-    )
-    m = onnx.load(str(path))
-    m.ir_version = 8
-    del m.graph.value_info[:]
-    versions = f"torch {torch.__version__}, numpy {np.__version__}, onnx {onnx.__version__}"
-    onnx.helper.set_model_props(m, {
-        "evoharness.abi": lay["abi"],
-        "evoharness.layout_version": str(lay["layout_version"]),
-        **{f"evoharness.{k}": str(lay[k]) for k in ("facts", "steps", "lessons", "tools", "obs_len", "actions")},
-        "evoharness.producer": f"examples/train/train.py seed {args.seed} ({versions})",
-    })
-    onnx.checker.check_model(m, full_check=True)
-    onnx.save(m, str(path))
-
-
 def evoharness_bin() -> list[str]:
     if os.environ.get("EVOHARNESS_BIN"):
         return [os.environ["EVOHARNESS_BIN"]]
@@ -462,35 +399,6 @@ def ablation_eval(net, args, lay, path, s1, s2) -> None:
                   f"{r['mean_harness_actions']:.1f}/episode, violations {r['integrity_violations']}", flush=True)
     path.write_text(json.dumps({"ablation": rows, "stage1_s": round(s1, 1), "stage2_s": round(s2, 1),
                                 "command": " ".join(sys.argv)}, indent=2) + "\n")
-
-
-def plot(rows: list[dict], path: pathlib.Path) -> None:
-    """Success rate and harness actions per episode over training, as a small SVG."""
-    pts = [r for r in rows if "valid_success" in r]
-    if not pts:
-        return
-    W, H, L, T, P = 640, 420, 60, 30, 160
-    xs = list(range(len(pts)))
-    x = lambda i: L + (W - 2 * L) * (i / max(1, len(xs) - 1))
-    hmax = max(1.0, max(r["valid_harness"] for r in pts))
-    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="{L}" y="20" font-size="14">training: validation success rate and harness actions per episode</text>']
-    for k, (key, top, scale, label, colour) in enumerate([
-        ("valid_success", T + 10, 1.0, "success rate", "#1b9e77"),
-        ("valid_harness", T + 20 + P, hmax, f"harness actions / episode (max {hmax:.1f})", "#d95f02"),
-    ]):
-        y = lambda v: top + P * (1 - v / scale)
-        s.append(f'<rect x="{L}" y="{top}" width="{W - 2 * L}" height="{P}" fill="none" stroke="#ccc"/>')
-        s.append(f'<text x="{L + 4}" y="{top + 14}">{label}</text>')
-        line = " ".join(f"{x(i):.1f},{y(r[key]):.1f}" for i, r in zip(xs, pts))
-        s.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>')
-        for i, r in zip(xs, pts):
-            if r.get("stage") == 2 and (i == 0 or pts[i - 1].get("stage") == 1):
-                s.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{top}" y2="{top + P}" stroke="#999" stroke-dasharray="4"/>')
-    s.append(f'<text x="{L}" y="{H - 10}">validation point (DAgger rounds, then GRPO iterations after the dashed line)</text>')
-    s.append("</svg>")
-    path.write_text("\n".join(s) + "\n")
 
 
 def main():
@@ -547,7 +455,7 @@ def main():
         ablation_eval(net, args, lay, out_dir / f"{stem}.json", t1 - t0, t2 - t1)
         plot(log.rows, out_dir / f"{stem}.training.svg")
         return
-    export(net, args.out, lay, args)
+    export_onnx(net, args.out, lay, f"examples/train/train.py seed {args.seed}")
     inspect = subprocess.run(evoharness_bin() + ["inspect", str(args.out), "--backend", "tract"],
                              capture_output=True, text=True, cwd=ROOT)
     print(inspect.stdout + inspect.stderr, flush=True)

@@ -6,6 +6,11 @@ library, libevoharness_suite (ctypes; no compiled extension).
 >>> env = evoharness.VecEnv("migration", horizon=100, n=4)
 >>> obs, mask = env.observe()
 >>> obs, mask, reward, done = env.step(env.teacher_actions("lean"))
+
+Training for your own world (needs torch, onnx, onnxruntime): ``python -m evoharness.train``,
+``python -m evoharness.evaluate`` and ``python -m evoharness.record``
+(:mod:`evoharness.training`, :mod:`evoharness.agent` for the embedded agent over a Python world,
+:mod:`evoharness.demos` for the demonstration format).
 """
 
 from ._native import EvoharnessError, library_path

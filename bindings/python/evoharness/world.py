@@ -444,6 +444,25 @@ def _make_world(bridge: _Bridge) -> c_void_p:
     return handle
 
 
+def teacher_arity(teacher) -> int:
+    """How many positional arguments ``teacher`` takes (2 or 3; 2 when it cannot be told)."""
+    cached = getattr(teacher, "__evoharness_arity__", None)
+    if cached is not None:
+        return cached
+    try:
+        params = [p for p in inspect.signature(teacher).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        var = any(p.kind == p.VAR_POSITIONAL for p in inspect.signature(teacher).parameters.values())
+        n = 3 if var or len(params) >= 3 else 2
+    except (TypeError, ValueError):
+        n = 2
+    try:
+        teacher.__evoharness_arity__ = n
+    except (AttributeError, TypeError):
+        pass
+    return n
+
+
 # --- The environment ----------------------------------------------------------------------
 
 _DEFAULT_CAPS = {"facts": 16, "steps": 8, "lessons": 4}
@@ -587,6 +606,10 @@ class HarnessEnv:
         self.done = np.zeros(n, np.uint8)
         self._judged: list[dict | None] = [None] * n
         self._teacher = np.zeros(n, np.uint32)
+        #: Per environment, what its episode's `track` actions put in Belief (key -> value),
+        #: as this object saw them: what a teacher with memory reads (see `teacher_actions`).
+        self.tracked: list[dict] = [{} for _ in range(n)]
+        self._track0 = self.templates.start["track"]
         self.observe()
 
     def _check(self, status: int) -> None:
@@ -647,8 +670,16 @@ class HarnessEnv:
             self._live(), ptr(a, c_uint32), a.size, ptr(self.obs, c_float), self.obs.size,
             ptr(self.mask, c_uint8), self.mask.size, ptr(self.reward, c_float), self.reward.size,
             ptr(self.done, c_uint8), self.done.size))
+        for i in np.flatnonzero((a >= self._track0) & (a < self._track0 + FIELDS_MAX)):
+            ev = self._bridges[i].last_event
+            if ev is not None:  # the event the track read: a harness action calls no tool
+                keys = list(ev.fields)
+                j = int(a[i]) - self._track0
+                if j < len(keys):
+                    self.tracked[i][keys[j]] = ev.fields[keys[j]]
         for i in np.flatnonzero(self.done):
             self._judged[i] = self._bridges[i].last_judge
+            self.tracked[i] = {}
         return self.obs, self.mask, self.reward, self.done
 
     def intent_template(self, i: int, action) -> int:
@@ -666,13 +697,28 @@ class HarnessEnv:
                 raise TeacherError(status, f"teacher action {action!r}: {e}") from None
         return t.value
 
+    def last_event(self, i: int) -> Event | None:
+        """The last event environment ``i``'s world returned (what its teacher sees)."""
+        return self._bridges[i].last_event
+
+    def teacher_action(self, teacher, i: int):
+        """``teacher``'s high-level action in environment ``i``: ``teacher(world, event)``, or
+        ``teacher(world, event, tracked)`` for a teacher of three parameters, ``tracked`` being
+        what this episode's ``track`` actions put in Belief (:attr:`tracked`; retract and
+        compress are not mirrored), so a teacher can decide from what the workspace holds, as
+        a policy does."""
+        ev = self._bridges[i].last_event
+        if teacher_arity(teacher) >= 3:
+            return teacher(self.worlds[i], ev, self.tracked[i])
+        return teacher(self.worlds[i], ev)
+
     def teacher_actions(self, teacher) -> np.ndarray:
-        """Asks ``teacher(world, event)`` (the world object and the last event it returned) for
-        a high-level action in every environment and maps each to its template: labels for
-        imitation, or actions to step with. The array is reused by the next call."""
+        """Asks ``teacher`` (see :meth:`teacher_action`) for a high-level action in every
+        environment and maps each to its template: labels for imitation, or actions to step
+        with. The array is reused by the next call."""
         out = self._teacher
         for i in range(self.n):
-            out[i] = self.intent_template(i, teacher(self.worlds[i], self._bridges[i].last_event))
+            out[i] = self.intent_template(i, self.teacher_action(teacher, i))
         return out
 
     def episodes(self, i: int) -> int:
@@ -703,4 +749,4 @@ class HarnessEnv:
 
 
 __all__ = ["Event", "HarnessEnv", "TeacherError", "Templates", "WorldError", "check_event",
-           "check_tools", "intent_json"]
+           "check_tools", "intent_json", "teacher_arity"]

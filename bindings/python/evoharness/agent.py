@@ -1,0 +1,249 @@
+"""The embedded agent over a world written in Python: the library's ``evoharness_agent_*``
+(the same loop a C or C++ product runs) with a policy file, the Python world serving the tools
+as a callback world (``evoharness_world_from_callbacks``).
+
+>>> with Agent("invoices.onnx", Invoices, budget=80) as agent:   # doctest: +SKIP
+...     agent.run_task(1_000_000)   # {'success': True, 'steps': 14, 'reward': 1.41, ...}
+
+The policy runs on ONNX Runtime, loaded from the ``onnxruntime`` Python package's library (or
+``$EVOHARNESS_ORT_LIB``): the library built for training leaves the pure-Rust backend out. The
+first policy a process loads fixes its backend.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import pathlib
+from ctypes import (POINTER, c_bool, c_char, c_char_p, c_float, c_int8, c_int32, c_size_t,
+                    c_uint16, c_uint32, c_uint64, c_void_p)
+
+from ._native import Capacities, EvoharnessError, check
+from .world import STATUS_WORLD, WorldError, _Bridge, _lib, _make_world
+
+BACKEND_ONNXRUNTIME = 2
+#: The suite's reward constants (``suite/src/lib.rs``, ``reward``): the agent reports cost and
+#: verdict, and the reward of an episode is computed from them as the library's environments
+#: do. ``tests/test_train.py`` checks the two agree episode by episode.
+STEP_PENALTY, EFFICIENCY, VIOLATION = 0.1, 0.5, -0.5
+
+
+class NoBackend(RuntimeError):
+    """No ONNX Runtime library was found to run a policy with."""
+
+
+class _Limits(ctypes.Structure):
+    _fields_ = [("max_file_bytes", c_uint64), ("max_nodes", c_uint64),
+                ("max_tensor_elements", c_uint64), ("max_constant_bytes", c_uint64)]
+
+
+class _PolicyOptions(ctypes.Structure):
+    _fields_ = [("backend", c_uint32), ("ort_library", c_char_p), ("device", c_uint32),
+                ("device_id", c_int32), ("threads", c_uint32), ("cpu_fallback", c_bool),
+                ("limits", _Limits)]
+
+
+class _PolicyAbi(ctypes.Structure):
+    _fields_ = [("abi", c_char * 32), ("layout_version", c_uint32), ("capacities", Capacities),
+                ("obs_len", c_size_t), ("actions", c_size_t), ("recurrent", c_bool),
+                ("state_len", c_size_t), ("has_value", c_bool), ("tool_names", c_size_t),
+                ("backend", c_uint32), ("device", c_uint32), ("device_id", c_int32)]
+
+
+class _Costs(ctypes.Structure):
+    _fields_ = [(k, c_uint16) for k in ("act", "track", "commit", "recall", "note", "finish")]
+
+
+class _AgentConfig(ctypes.Structure):
+    _fields_ = [("budget", c_uint32), ("costs", _Costs), ("temperature", c_float),
+                ("seed", c_uint64)]
+
+
+class _Summary(ctypes.Structure):
+    _fields_ = [("finished", c_int8), ("steps", c_uint64), ("world_actions", c_uint64),
+                ("harness_actions", c_uint64), ("spent", c_uint32)]
+
+
+class _Verdict(ctypes.Structure):
+    _fields_ = [("success", c_bool), ("violations", c_uint32)]
+
+
+_SIGNATURES = {
+    "evoharness_policy_options_default": ([POINTER(_PolicyOptions)], c_uint32),
+    "evoharness_policy_load": ([c_char_p, POINTER(_PolicyOptions), POINTER(c_void_p)], c_uint32),
+    "evoharness_policy_get_abi": ([c_void_p, POINTER(_PolicyAbi)], c_uint32),
+    "evoharness_policy_free": ([c_void_p], None),
+    "evoharness_agent_config_default": ([POINTER(_AgentConfig)], c_uint32),
+    "evoharness_agent_new": ([POINTER(c_void_p), POINTER(c_void_p), POINTER(_AgentConfig),
+                              POINTER(c_void_p)], c_uint32),
+    "evoharness_agent_free": ([c_void_p], None),
+    "evoharness_agent_start_task": ([c_void_p, c_uint64], c_uint32),
+    "evoharness_agent_run": ([c_void_p, c_uint64, POINTER(_Summary)], c_uint32),
+    "evoharness_agent_verdict": ([c_void_p, POINTER(_Verdict)], c_uint32),
+}
+
+
+def _alib():
+    l = _lib()
+    if not getattr(l, "_evoharness_agent_declared", False):
+        for name, (args, res) in _SIGNATURES.items():
+            f = getattr(l, name)
+            f.argtypes, f.restype = args, res
+        l._evoharness_agent_declared = True
+    return l
+
+
+def onnxruntime_library() -> str:
+    """The ONNX Runtime shared library: ``$EVOHARNESS_ORT_LIB``, else the one inside the
+    ``onnxruntime`` Python package (``pip install onnxruntime``)."""
+    env = os.environ.get("EVOHARNESS_ORT_LIB")
+    if env:
+        if not pathlib.Path(env).is_file():
+            raise NoBackend(f"EVOHARNESS_ORT_LIB={env}: no such file")
+        return env
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("onnxruntime")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise NoBackend("no ONNX Runtime: pip install onnxruntime (examples/train/requirements.txt "
+                        "pins it), or set EVOHARNESS_ORT_LIB to libonnxruntime.so")
+    for root in spec.submodule_search_locations:
+        found = sorted(glob.glob(os.path.join(root, "capi", "libonnxruntime.so*")))
+        if found:
+            return found[-1]
+    raise NoBackend("the onnxruntime package has no libonnxruntime.so; set EVOHARNESS_ORT_LIB")
+
+
+def _load(path, ort_library: str | None) -> c_void_p:
+    l = _alib()
+    opts = _PolicyOptions()
+    check(l.evoharness_policy_options_default(ctypes.byref(opts)))
+    opts.backend = BACKEND_ONNXRUNTIME
+    ort = (ort_library or onnxruntime_library()).encode()
+    opts.ort_library = ort
+    opts.threads = 1
+    h = c_void_p()
+    check(l.evoharness_policy_load(str(path).encode(), ctypes.byref(opts), ctypes.byref(h)))
+    return h
+
+
+def _abi(h) -> dict:
+    a = _PolicyAbi()
+    check(_alib().evoharness_policy_get_abi(h, ctypes.byref(a)))
+    c = a.capacities
+    return {"abi": a.abi.decode(), "layout_version": a.layout_version,
+            "capacities": {"facts": c.facts, "steps": c.steps, "lessons": c.lessons,
+                           "tools": c.tools},
+            "obs_len": a.obs_len, "actions": a.actions, "recurrent": a.recurrent}
+
+
+def check_policy(path, ort_library: str | None = None) -> dict:
+    """Loads a policy file through the library's loader (the checks the runtime makes) and
+    returns its contract; :class:`~evoharness.EvoharnessError` says why a file is refused."""
+    h = _load(path, ort_library)
+    try:
+        return _abi(h)
+    finally:
+        _alib().evoharness_policy_free(h)
+
+
+def episode_reward(success: bool, violations: int, spent: int, budget: int) -> float:
+    """An episode's return as the library's environments count it (every step's share of the
+    budget, then the success-gated efficiency bonus or the violation penalty)."""
+    b = max(1, budget)
+    r = -STEP_PENALTY * spent / b
+    if success:
+        r += 1.0 + EFFICIENCY * (1.0 - min(1.0, spent / b))
+    elif violations > 0:
+        r += VIOLATION
+    return r
+
+
+class Agent:
+    """One embedded agent: a policy file driving a world made by ``factory()`` through the
+    library's agent loop. The world's tools must match the policy's tool count (and names,
+    where the policy records them)."""
+
+    def __init__(self, policy_path, factory, *, budget: int, costs: dict | None = None,
+                 seed: int = 0, ort_library: str | None = None):
+        self._h = None
+        l = _alib()
+        self.world = factory()
+        self.bridge = _Bridge(self.world, 0)
+        policy = _load(policy_path, ort_library)
+        try:
+            self.abi = _abi(policy)
+            if self.abi["capacities"]["tools"] != len(self.bridge.tools):
+                raise EvoharnessError(4, f"the policy {policy_path} has {self.abi['capacities']['tools']}"
+                                      f" tools; the world has {len(self.bridge.tools)} "
+                                      f"({', '.join(self.bridge.tools)})")
+            world = _make_world(self.bridge)
+            cfg = _AgentConfig()
+            check(l.evoharness_agent_config_default(ctypes.byref(cfg)))
+            cfg.budget = budget
+            for k, v in (costs or {}).items():
+                setattr(cfg.costs, k, v)
+            cfg.temperature, cfg.seed = 0.0, seed
+            self.budget = budget
+            h = c_void_p()
+            status = l.evoharness_agent_new(ctypes.byref(policy), ctypes.byref(world),
+                                            ctypes.byref(cfg), ctypes.byref(h))
+            if world:
+                _lib().evoharness_world_free(world)
+            self._raise(status)
+            self._h = h
+            self._started = seed
+        finally:
+            if policy:
+                l.evoharness_policy_free(policy)
+
+    def _raise(self, status: int):
+        e = self.bridge.error
+        if e is not None:
+            self.bridge.error = None
+            raise WorldError(STATUS_WORLD, f"world: {type(e).__name__}: {e}") from e
+        check(status)
+
+    def run_task(self, seed: int) -> dict:
+        """Runs the task of ``seed`` to its end; returns ``success``, ``finished``, ``steps``,
+        ``world_actions``, ``harness_actions``, ``cost``, ``violations``, ``reward`` and the
+        world's ``judge`` dict."""
+        l = _alib()
+        if self._started != seed:
+            self._raise(l.evoharness_agent_start_task(self._h, seed))
+        self._started = None
+        s = _Summary()
+        # A bound far above any task's length (free verbs can make steps outnumber the
+        # budget): the task's own end stops the run.
+        self._raise(l.evoharness_agent_run(self._h, 16 * self.budget + 1024, ctypes.byref(s)))
+        v = _Verdict()
+        self._raise(l.evoharness_agent_verdict(self._h, ctypes.byref(v)))
+        return {"success": bool(v.success),
+                "finished": None if s.finished < 0 else bool(s.finished),
+                "steps": int(s.steps), "world_actions": int(s.world_actions),
+                "harness_actions": int(s.harness_actions), "cost": int(s.spent),
+                "violations": int(v.violations),
+                "reward": episode_reward(bool(v.success), int(v.violations), int(s.spent),
+                                         self.budget),
+                "judge": dict(self.bridge.last_judge or {})}
+
+    def close(self):
+        if self._h:
+            _alib().evoharness_agent_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+__all__ = ["Agent", "NoBackend", "check_policy", "episode_reward", "onnxruntime_library"]

@@ -1,0 +1,440 @@
+"""Training a structured-v1 policy for any world: the network, behaviour cloning with DAgger,
+cost-aware GRPO, model selection, ONNX export with the layout metadata, the training record
+and its plot. Needs ``torch`` and ``onnx`` (``examples/train/requirements.txt``).
+
+The command line is :mod:`evoharness.train`; the suite's own training
+(``examples/train/train.py``) uses :class:`Net`, :func:`export_onnx`, :class:`Log` and
+:func:`plot` from here.
+
+Seeds: training episodes use seeds from :data:`TRAIN_SEED`, GRPO from :data:`RL_SEED`,
+validation (model selection) from :data:`VALID_SEED`; :data:`TEST_SEED` and up are never used
+by training, for the held-out evaluation (:mod:`evoharness.evaluate`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import pathlib
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .world import HarnessEnv, TeacherError
+
+TRAIN_SEED = 0
+RL_SEED = 200_000
+VALID_SEED = 500_000
+TEST_SEED = 1_000_000
+
+
+# --- The network and its export -------------------------------------------------------------
+
+class Net(nn.Module):
+    """An MLP with masked logits and a value head: the structured-v1 contract."""
+
+    def __init__(self, obs_len: int, actions: int, hidden: int):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Linear(obs_len, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
+        )
+        self.pi = nn.Linear(hidden, actions)
+        self.v = nn.Linear(hidden, 1)
+
+    def forward(self, obs, mask):
+        h = self.body(obs)
+        return self.pi(h) + (mask - 1.0) * 1e9, self.v(h)
+
+
+def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> None:
+    """Writes ``net`` as a structured-v1 ONNX file (``runtime/POLICY.md``): opset 17, batch 1,
+    masked logits, IR version 8, every ``evoharness.*`` number taken from ``lay`` (the
+    library's layout), the tool names if given."""
+    import onnx
+
+    path = pathlib.Path(path)
+    net.eval()
+    obs = torch.zeros(1, lay["obs_len"])
+    mask = torch.ones(1, lay["actions"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net, (obs, mask), str(path), dynamo=False, opset_version=17,
+        input_names=["obs", "mask"], output_names=["logits", "value"],
+    )
+    m = onnx.load(str(path))
+    m.ir_version = 8
+    del m.graph.value_info[:]
+    versions = f"torch {torch.__version__}, numpy {np.__version__}, onnx {onnx.__version__}"
+    props = {
+        "evoharness.abi": lay["abi"],
+        "evoharness.layout_version": str(lay["layout_version"]),
+        **{f"evoharness.{k}": str(lay[k])
+           for k in ("facts", "steps", "lessons", "tools", "obs_len", "actions")},
+        "evoharness.producer": f"{producer} ({versions})",
+    }
+    if tool_names:
+        if any("," in t for t in tool_names):
+            raise ValueError(f"tool names with a comma cannot be recorded: {tool_names}")
+        props["evoharness.tool_names"] = ",".join(tool_names)
+    onnx.helper.set_model_props(m, props)
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save(m, str(path))
+
+
+# --- Records ---------------------------------------------------------------------------------
+
+class Log:
+    """JSON lines, echoed to stdout (``quiet`` echoes nothing)."""
+
+    def __init__(self, path, quiet: bool = False):
+        self.f = open(path, "w")
+        self.t0 = time.time()
+        self.rows: list[dict] = []
+        self.quiet = quiet
+
+    def __call__(self, **row):
+        row["elapsed_s"] = round(time.time() - self.t0, 1)
+        self.rows.append(row)
+        self.f.write(json.dumps(row) + "\n")
+        self.f.flush()
+        if not self.quiet:
+            print(" ".join(f"{k}={v}" for k, v in row.items() if k != "args"), flush=True)
+
+    def close(self):
+        self.f.close()
+
+
+def plot(rows: list[dict], path, title: str = "training") -> None:
+    """Validation success rate, mean reward and harness actions per episode over training, as
+    a small SVG (one panel each; the dashed line marks where GRPO starts)."""
+    pts = [r for r in rows if "valid_success" in r]
+    if not pts:
+        return
+    panels = [("valid_success", "success rate", "#1b9e77")]
+    if all("valid_reward" in r for r in pts):
+        panels.append(("valid_reward", "mean reward", "#7570b3"))
+    panels.append(("valid_harness", "harness actions / episode", "#d95f02"))
+    W, L, T, P = 640, 60, 30, 130
+    H = T + len(panels) * (P + 10) + 40
+    xs = list(range(len(pts)))
+    x = lambda i: L + (W - 2 * L) * (i / max(1, len(xs) - 1))  # noqa: E731
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+         'font-family="sans-serif" font-size="12">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{L}" y="20" font-size="14">{title}: validation per round / iteration</text>']
+    for k, (key, label, colour) in enumerate(panels):
+        top = T + k * (P + 10)
+        vals = [float(r[key]) for r in pts]
+        lo = min(0.0, min(vals))
+        hi = 1.0 if key == "valid_success" else max(1e-6, max(vals))
+        y = lambda v, lo=lo, hi=hi, top=top: top + P * (1 - (v - lo) / max(1e-9, hi - lo))  # noqa: E731
+        s.append(f'<rect x="{L}" y="{top}" width="{W - 2 * L}" height="{P}" fill="none" stroke="#ccc"/>')
+        s.append(f'<text x="{L + 4}" y="{top + 14}">{label} (from {lo:.2f} to {hi:.2f})</text>')
+        line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in zip(xs, vals))
+        s.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>')
+        for i, r in zip(xs, pts):
+            if r.get("stage") == 2 and (i == 0 or pts[i - 1].get("stage") != 2):
+                s.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{top}" y2="{top + P}" '
+                         'stroke="#999" stroke-dasharray="4"/>')
+    s.append(f'<text x="{L}" y="{H - 10}">DAgger rounds, then GRPO iterations after the dashed '
+             'line</text>')
+    s.append("</svg>")
+    pathlib.Path(path).write_text("\n".join(s) + "\n")
+
+
+# --- Loading what the user names ---------------------------------------------------------
+
+def load_object(spec: str, what: str = "object"):
+    """``MODULE:NAME`` (an importable module, or a path to a ``.py`` file) -> the object."""
+    if not isinstance(spec, str) or ":" not in spec:
+        raise ValueError(f"{what} {spec!r}: give it as MODULE:NAME (a module or a .py file, a "
+                         "colon, then the name in it)")
+    mod, _, name = spec.rpartition(":")
+    if not mod or not name:
+        raise ValueError(f"{what} {spec!r}: give it as MODULE:NAME")
+    if mod.endswith(".py") or "/" in mod:
+        p = pathlib.Path(mod)
+        if not p.is_file():
+            raise ValueError(f"{what} {spec!r}: no file {mod}")
+        # The file's folder goes on the path, so a world and its teacher can import each other.
+        sys.path.insert(0, str(p.resolve().parent))
+        key = f"_evoharness_user_{abs(hash(str(p.resolve())))}_{p.stem}"
+        module = sys.modules.get(key)
+        if module is None:
+            specobj = importlib.util.spec_from_file_location(key, p)
+            module = importlib.util.module_from_spec(specobj)
+            sys.modules[key] = module
+            specobj.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(mod)
+        except ImportError as e:
+            raise ValueError(f"{what} {spec!r}: cannot import {mod}: {e}") from e
+    obj = module
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"{what} {spec!r}: {mod} has no {name!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ValueError(f"{what} {spec!r}: {name} is not callable")
+    return obj
+
+
+def world_settings(factory, horizon: int | None = None, capacities: dict | None = None) -> dict:
+    """A world's defaults (its class attributes ``budget`` and ``capacities``, when it has
+    them), overridden by what is given: the keyword arguments of :class:`HarnessEnv`."""
+    probe = factory()
+    caps = dict(getattr(probe, "capacities", None) or {})
+    caps.update(capacities or {})
+    budget = horizon or getattr(probe, "budget", None) or 100
+    costs = dict(getattr(probe, "costs", None) or {})
+    return {"capacities": caps, "budget": int(budget), "costs": costs}
+
+
+# --- Episodes --------------------------------------------------------------------------------
+
+def tensor(a, dtype=torch.float32):
+    return torch.as_tensor(np.asarray(a), dtype=dtype)
+
+
+def greedy(net, obs, mask):
+    with torch.no_grad():
+        logits, _ = net(tensor(obs), tensor(mask))
+    return logits.argmax(-1).numpy().astype(np.uint32)
+
+
+def episode_row(e: dict) -> dict:
+    return {"success": bool(e["success"]), "reward": float(e["reward"]),
+            "harness": int(e["harness_actions"]), "world": int(e["world_actions"]),
+            "steps": int(e["steps"]), "violations": int(e["violations"])}
+
+
+def run_episodes(factory, settings: dict, choose, seed: int, episodes: int, n: int = 16) -> list[dict]:
+    """``episodes`` episodes (seeds ``seed`` ..) with ``choose(env) -> templates``: each
+    one's :func:`episode_row`, in seed order."""
+    n = max(1, min(n, episodes))
+    env = HarnessEnv(factory, n, seed=seed, **settings)
+    out: dict[int, dict] = {}
+    count = [0] * n
+    try:
+        while len(out) < episodes:
+            done = env.step(choose(env))[3]
+            for i in np.flatnonzero(done):
+                s = seed + int(i) + count[i] * n  # HarnessEnv's seed of that episode
+                count[i] += 1
+                if s < seed + episodes:
+                    out[s] = episode_row(env.last_episode(int(i)))
+    finally:
+        env.close()
+    return [out[s] for s in sorted(out)]
+
+
+def summary(rows: list[dict]) -> dict:
+    r = np.array([x["reward"] for x in rows], float)
+    return {"episodes": len(rows),
+            "success_rate": float(np.mean([x["success"] for x in rows])),
+            "mean_reward": float(r.mean()),
+            "reward_se": float(r.std(ddof=1) / np.sqrt(len(r))) if len(r) > 1 else 0.0,
+            "mean_harness_actions": float(np.mean([x["harness"] for x in rows])),
+            "mean_world_actions": float(np.mean([x["world"] for x in rows])),
+            "mean_steps": float(np.mean([x["steps"] for x in rows])),
+            "violations": int(sum(x["violations"] for x in rows))}
+
+
+def validate(net, factory, settings, seed: int, episodes: int) -> dict:
+    return summary(run_episodes(factory, settings, lambda env: greedy(net, env.obs, env.mask),
+                                seed, episodes))
+
+
+# --- The two stages --------------------------------------------------------------------------
+
+class Buffer:
+    """A ring of (observation, mask, template) samples."""
+
+    def __init__(self, cap: int, obs_len: int, actions: int):
+        self.obs = np.zeros((cap, obs_len), np.float32)
+        self.mask = np.zeros((cap, actions), np.float32)
+        self.act = np.zeros(cap, np.int64)
+        self.cap, self.size, self.head = cap, 0, 0
+
+    def add(self, obs, mask, act):
+        k = len(act)
+        if k == 0:
+            return
+        idx = (self.head + np.arange(k)) % self.cap
+        self.obs[idx], self.mask[idx], self.act[idx] = obs, mask, act
+        self.head = (self.head + k) % self.cap
+        self.size = min(self.cap, self.size + k)
+
+
+def fit(net, opt, buf: Buffer, epochs: int, batch: int, rng) -> float:
+    """Cross-entropy on the buffer; returns the mean loss of the last batches."""
+    net.train()
+    losses = []
+    for _ in range(epochs):
+        perm = rng.permutation(buf.size)
+        for s in range(0, buf.size, batch):
+            b = perm[s: s + batch]
+            logits, _ = net(tensor(buf.obs[b]), tensor(buf.mask[b]))
+            loss = F.cross_entropy(logits, torch.as_tensor(buf.act[b]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+    net.eval()
+    return float(np.mean(losses[-50:])) if losses else 0.0
+
+
+def teacher_labels(env: HarnessEnv, teacher) -> tuple[np.ndarray, int]:
+    """The teacher's template in every environment, -1 where its action is not legal there
+    (a state only the learner's own mistakes reach): those states get no label."""
+    labels = np.full(env.n, -1, np.int64)
+    refused = 0
+    for i in range(env.n):
+        try:
+            labels[i] = env.intent_template(i, env.teacher_action(teacher, i))
+        except TeacherError:
+            refused += 1
+    return labels, refused
+
+
+def dagger(net, factory, settings, teacher, args, log, deadline: float, buf: Buffer, rng):
+    """Behaviour cloning with DAgger: the teacher labels the states the learner visits; the
+    teacher's share of the executed actions falls from 1 to 0 over the first half of the
+    rounds."""
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    env = HarnessEnv(factory, args.envs, seed=TRAIN_SEED, **settings)
+    best = None
+    try:
+        for r in range(args.rounds):
+            beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
+            agree = seen = refused = 0
+            eps = []
+            for _ in range(args.round_steps):
+                labels, bad = teacher_labels(env, teacher)
+                refused += bad
+                ok = labels >= 0
+                buf.add(env.obs[ok], env.mask[ok], labels[ok])
+                mine = greedy(net, env.obs, env.mask).astype(np.int64)
+                agree += int((mine[ok] == labels[ok]).sum())
+                seen += int(ok.sum())
+                use_teacher = (rng.random(env.n) < beta) & ok
+                a = np.where(use_teacher, labels, mine).astype(np.uint32)
+                done = env.step(a)[3]
+                eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
+            loss = fit(net, opt, buf, args.epochs, args.batch, rng)
+            v = validate(net, factory, settings, VALID_SEED, args.valid_episodes)
+            log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
+                agreement=round(agree / max(1, seen), 4), teacher_refused=refused,
+                train_success=round(float(np.mean([e["success"] for e in eps])), 3) if eps else None,
+                valid_success=round(v["success_rate"], 4), valid_reward=round(v["mean_reward"], 4),
+                valid_harness=round(v["mean_harness_actions"], 3))
+            best = select(best, v, net, ("dagger", r))
+            if time.time() > deadline:
+                break
+    finally:
+        env.close()
+    return best
+
+
+def select(best, v: dict, net, tag):
+    """Keeps a checkpoint (its weights and validation figures) for :func:`choose`."""
+    cand = {"success": v["success_rate"], "reward": v["mean_reward"], "tag": tag,
+            "state": {k: t.clone() for k, t in net.state_dict().items()}}
+    if best is None:
+        return {"all": [cand]}
+    best["all"].append(cand)
+    return best
+
+
+def choose(best) -> dict:
+    """Model selection: the highest validation mean reward among the checkpoints whose
+    validation success is within a point of the best success seen (success is the
+    constraint, reward the objective)."""
+    top = max(c["success"] for c in best["all"])
+    ok = [c for c in best["all"] if c["success"] >= top - 0.01]
+    # Ties go to the latest checkpoint: it has seen the most data.
+    return max(reversed(ok), key=lambda c: (c["reward"], c["success"]))
+
+
+def grpo(net, factory, settings, args, log, deadline: float, best, rng):
+    """Cost-aware GRPO: groups of ``group`` environments share a seed; each sampled episode's
+    advantage is its return under the library's reward (success gates an efficiency bonus;
+    every action, harness ones included, costs budget) against its group's mean, over the
+    group's standard deviation. A clipped ratio and a KL penalty to the stage-1 policy."""
+    ref = Net(net.body[0].in_features, net.pi.out_features, net.pi.in_features)
+    ref.load_state_dict(net.state_dict())
+    ref.eval()
+    opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
+    G = args.group
+    env = HarnessEnv(factory, G * args.groups, seed=RL_SEED, group=G, **settings)
+    try:
+        for it in range(args.rl_iters):
+            if time.time() > deadline:
+                break
+            n = env.n
+            traj = [[] for _ in range(n)]
+            finished: list[dict | None] = [None] * n
+            while any(f is None for f in finished):
+                obs, mask = env.obs.copy(), env.mask.copy()
+                with torch.no_grad():
+                    logits, _ = net(tensor(obs), tensor(mask))
+                    dist = torch.distributions.Categorical(logits=logits)
+                    a = dist.sample()
+                    logp = dist.log_prob(a)
+                a_np = a.numpy().astype(np.uint32)
+                done = env.step(a_np)[3]
+                for i in range(n):
+                    if finished[i] is None:
+                        traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
+                        if done[i]:
+                            finished[i] = env.last_episode(i)
+            batch = []
+            for g in range(n // G):
+                members = range(g * G, (g + 1) * G)
+                R = np.array([finished[i]["reward"] for i in members])
+                adv = (R - R.mean()) / (R.std() + 1e-6)
+                for j, i in enumerate(members):
+                    batch += [(o, m, act, lp, adv[j]) for (o, m, act, lp) in traj[i]]
+            O = tensor(np.stack([b[0] for b in batch]))
+            M = tensor(np.stack([b[1] for b in batch]))
+            A = torch.as_tensor([b[2] for b in batch])
+            LP = torch.as_tensor([b[3] for b in batch])
+            ADV = torch.as_tensor([b[4] for b in batch], dtype=torch.float32)
+            net.train()
+            for _ in range(args.rl_epochs):
+                perm = rng.permutation(len(batch))
+                for s in range(0, len(batch), args.batch):
+                    b = torch.as_tensor(perm[s: s + args.batch])
+                    logits, _ = net(O[b], M[b])
+                    logp_all = torch.log_softmax(logits, -1)
+                    logp = logp_all.gather(1, A[b][:, None])[:, 0]
+                    ratio = torch.exp(logp - LP[b])
+                    pg = -torch.min(ratio * ADV[b], torch.clamp(ratio, 0.8, 1.2) * ADV[b]).mean()
+                    with torch.no_grad():
+                        ref_logp = torch.log_softmax(ref(O[b], M[b])[0], -1)
+                    p = logp_all.exp()
+                    kl = (p * (logp_all - ref_logp)).masked_fill(M[b] == 0, 0.0).sum(-1).mean()
+                    loss = pg + args.kl * kl
+                    opt.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                    opt.step()
+            net.eval()
+            v = validate(net, factory, settings, VALID_SEED, args.valid_episodes)
+            eps = [f for f in finished if f is not None]
+            log(stage=2, iteration=it, steps=len(batch),
+                train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),
+                train_success=round(float(np.mean([f["success"] for f in eps])), 3),
+                train_harness=round(float(np.mean([f["harness_actions"] for f in eps])), 3),
+                valid_success=round(v["success_rate"], 4), valid_reward=round(v["mean_reward"], 4),
+                valid_harness=round(v["mean_harness_actions"], 3))
+            best = select(best, v, net, ("grpo", it))
+    finally:
+        env.close()
+    return best

@@ -1,0 +1,232 @@
+"""The generic training, evaluation and demonstration commands on a world the project has
+never seen (tests/worlds/tickets.py: four tools), from Python only; and the embedded agent
+against the vectorised environment. Needs torch, onnx and onnxruntime
+(examples/train/requirements.txt)."""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+
+import sys  # noqa: E402
+
+import evoharness  # noqa: E402
+from evoharness import demos, evaluate, record, train, training  # noqa: E402
+from evoharness.agent import episode_reward  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # worlds.tickets, for picky_teacher
+WORLD = f"{HERE / 'worlds' / 'tickets.py'}:Tickets"
+TEACHER = f"{HERE / 'worlds' / 'tickets.py'}:teacher"
+SEEDS = "1000000..1000040"
+
+
+def run_json(capsys, argv):
+    assert evaluate.main(argv + ["--json"]) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A policy trained for a few seconds: small, but enough to solve the tickets."""
+    out = tmp_path_factory.mktemp("train") / "tickets.onnx"
+    argv = ["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--quiet",
+            "--envs", "16", "--rounds", "6", "--round-steps", "60", "--epochs", "4", "--hidden", "64",
+            "--rl-iters", "2", "--group", "2", "--groups", "4", "--valid-episodes", "16"]
+    assert train.main(argv) == 0
+    return out
+
+
+def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_path, capsys):
+    out = tmp_path / "smoke.onnx"
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--smoke",
+                       "--quiet", "--eval-seeds", "1000000..1000010"]) == 0
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    lay = evoharness.layout(4, 2, 1, 4)
+    assert meta["evoharness.tools"] == "4"
+    assert meta["evoharness.tool_names"] == "next_ticket,answer,escalate,pause"
+    assert int(meta["evoharness.obs_len"]) == lay["obs_len"]
+    assert int(meta["evoharness.actions"]) == lay["actions"]
+    rows = [json.loads(x) for x in (tmp_path / "smoke.train.jsonl").read_text().splitlines()]
+    assert rows[0]["event"] == "start" and rows[-1]["event"] == "done"
+    assert any(r.get("stage") == 1 for r in rows) and any(r.get("stage") == 2 for r in rows)
+    assert rows[-1]["load_check"].startswith("ok")
+    assert (tmp_path / "smoke.training.svg").read_text().startswith("<svg")
+    record = json.loads((tmp_path / "smoke.json").read_text())
+    assert record["tools"] == ["next_ticket", "answer", "escalate", "pause"]
+    assert record["command"].endswith(f"--out {out} --smoke --quiet --eval-seeds 1000000..1000010")
+    assert record["held_out"]["episodes"] == 10 and record["held_out"]["via"] == "agent"
+    r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{out}", "--seeds", SEEDS])
+    assert r["episodes"] == 40 and r["via"] == "agent"
+    # A policy made for another world's tools is refused, naming both counts.
+    assert evaluate.main(["--world", f"{__file__}:ThreeTools", "--agent", f"policy:{out}",
+                          "--seeds", SEEDS]) == 2
+    assert "has 4 tools; the world has 3 (a, b, c)" in capsys.readouterr().err
+
+
+class ThreeTools:
+    tools = ["a", "b", "c"]
+
+    def reset(self, seed):
+        return {"seed": seed}
+
+    def call(self, tool, args):
+        return {"tool": tool}
+
+
+def test_a_trained_policy_solves_held_out_tickets_through_the_embedded_agent(trained, capsys):
+    pol = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{trained}", "--seeds", SEEDS])
+    tea = run_json(capsys, ["--world", WORLD, "--agent", f"teacher:{TEACHER}", "--seeds", SEEDS])
+    rnd = run_json(capsys, ["--world", WORLD, "--agent", "random", "--seeds", SEEDS])
+    assert tea["success_rate"] == 1.0
+    assert pol["success_rate"] >= 0.9, pol
+    assert rnd["success_rate"] < 0.5 and rnd["mean_reward"] < pol["mean_reward"]
+    for r in (pol, tea, rnd):
+        assert {"success_rate", "mean_reward", "reward_se", "mean_harness_actions",
+                "mean_steps", "integrity_violations"} <= set(r)
+
+
+def test_the_embedded_agent_and_the_environment_play_the_same_episodes(trained):
+    factory = training.load_object(WORLD)
+    settings = training.world_settings(factory)
+    seeds = range(1_000_000, 1_000_030)
+    a = evaluate.policy_agent(trained, factory, settings, seeds)
+    e = evaluate.policy_env(trained, factory, settings, seeds)
+    for x, y in zip(a, e):
+        for k in ("success", "steps", "world_actions", "harness_actions", "cost"):
+            assert x[k] == y[k], (k, x, y)
+        # The agent's reward is computed from its verdict and cost as the library does.
+        assert x["reward"] == pytest.approx(y["reward"], abs=1e-5)
+    assert any(x["success"] for x in a) and len({x["steps"] for x in a}) > 1
+
+
+def test_episode_reward_matches_the_library_on_failures_and_violations():
+    assert episode_reward(False, 0, 30, 30) == pytest.approx(-0.1)
+    assert episode_reward(False, 2, 15, 30) == pytest.approx(-0.05 - 0.5)
+    assert episode_reward(True, 0, 15, 30) == pytest.approx(-0.05 + 1.25)
+
+
+def test_demonstrations_round_trip_and_train(tmp_path):
+    path = tmp_path / "demos.jsonl"
+    factory = training.load_object(WORLD)
+    settings = training.world_settings(factory)
+    stats = demos.record(factory, training.load_object(TEACHER), range(5), path, settings)
+    assert all(s["success"] for s in stats)
+    eps = demos.load(path)
+    assert [e["seed"] for e in eps] == list(range(5))
+    obs, mask, act, replayed = demos.replay(factory, settings, eps)
+    assert len(act) == sum(s["steps"] for s in stats) and obs.shape[0] == len(act)
+    assert np.all(mask[np.arange(len(act)), act] == 1)  # every demonstrated template is legal
+    assert [s["reward"] for s in replayed] == pytest.approx([s["reward"] for s in stats])
+    out = tmp_path / "demo.onnx"
+    assert train.main(["--world", WORLD, "--demos", str(path), "--out", str(out), "--smoke",
+                       "--quiet"]) == 0
+    assert out.stat().st_size > 0
+
+
+def test_the_record_command_writes_demonstrations_that_load(tmp_path, capsys):
+    path = tmp_path / "rec.jsonl"
+    assert record.main(["--world", WORLD, "--teacher", TEACHER, "--seeds", "3..6", "--out",
+                        str(path)]) == 0
+    assert "3 episodes" in capsys.readouterr().out
+    assert [e["seed"] for e in demos.load(path)] == [3, 4, 5]
+    assert record.main(["--world", WORLD, "--teacher", TEACHER, "--seeds", "6..3", "--out",
+                        str(path)]) == 2
+    assert "an empty or negative range" in capsys.readouterr().err
+
+
+def test_a_demonstration_that_is_not_the_worlds_is_refused_naming_its_line(tmp_path):
+    path = tmp_path / "demos.jsonl"
+    factory = training.load_object(WORLD)
+    settings = training.world_settings(factory)
+    demos.record(factory, training.load_object(TEACHER), range(2), path, settings)
+    lines = path.read_text().splitlines()
+    step = json.loads(lines[2])
+    step["event"]["fields"]["ticket"] = 1  # the world showed another ticket
+    lines[2] = json.dumps(step)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(demos.DemoError, match=r"demos.jsonl:3: the world's last event"):
+        demos.replay(factory, settings, demos.load(path), "demos.jsonl")
+    step["event"]["fields"]["ticket"] = [1]
+    lines[2] = json.dumps(step)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(demos.DemoError, match=r":3: field 'ticket': a field value is"):
+        demos.load(path)
+    path.write_text(json.dumps({"type": "step", "episode": 0, "event": {}, "action": []}) + "\n")
+    with pytest.raises(demos.DemoError, match=r":1: episode 0 has no \"episode\" line"):
+        demos.load(path)
+    path.write_text('{"type": "episode", "episode": 0, "seed": 1}\n'
+                    '{"type": "step", "episode": 0, "event": {"kind": "notice"}, '
+                    '"action": ["fly", 1]}\n')
+    with pytest.raises(demos.DemoError, match=r":2: unknown teacher action"):
+        demos.load(path)
+
+
+def test_a_teacher_of_three_parameters_sees_what_was_tracked():
+    from evoharness import HarnessEnv
+
+    seen = []
+
+    def teacher(world, event, tracked):
+        seen.append(dict(tracked))
+        if "ticket" in event.fields and "ticket" not in tracked:
+            return ("track", "ticket")
+        return ("call", "next_ticket") if "ticket" not in event.fields else ("finish", False)
+
+    factory = training.load_object(WORLD)
+    with HarnessEnv(factory, 1, **training.world_settings(factory)) as env:
+        for _ in range(4):
+            env.step(env.teacher_actions(teacher))
+        assert seen[-1] == {} and env.tracked[0] == {}  # finished: a new episode, nothing kept
+        assert seen[2] == {"ticket": seen[2]["ticket"]} and isinstance(seen[2]["ticket"], int)
+
+
+def picky_teacher(world, event):
+    """The tickets teacher, except that it asks for a ticket the layout cannot point at on the
+    first event of a task: those states must be skipped (and counted), not abort training."""
+    from worlds.tickets import teacher
+
+    if event.kind == "notice":
+        return ("call", "answer", 424242)
+    return teacher(world, event)
+
+
+def test_dagger_skips_and_counts_the_states_the_teacher_cannot_label(tmp_path):
+    out = tmp_path / "picky.onnx"
+    assert train.main(["--world", WORLD, "--teacher", f"{__file__}:picky_teacher", "--out",
+                       str(out), "--smoke", "--quiet"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "picky.train.jsonl").read_text().splitlines()]
+    refused = [r["teacher_refused"] for r in rows if r.get("stage") == 1]
+    assert refused and refused[0] >= 4  # every environment starts on a notice
+    assert all(r["samples"] > 0 for r in rows if r.get("stage") == 1)
+
+
+def test_the_commands_say_what_is_wrong(tmp_path, capsys):
+    out = str(tmp_path / "x.onnx")
+    assert train.main(["--world", "no_such_module_xyz:W", "--teacher", TEACHER, "--out", out]) == 2
+    assert "cannot import no_such_module_xyz" in capsys.readouterr().err
+    assert train.main(["--world", f"{HERE / 'worlds' / 'tickets.py'}:Nope", "--teacher", TEACHER,
+                       "--out", out]) == 2
+    assert "has no 'Nope'" in capsys.readouterr().err
+    assert train.main(["--world", "tickets", "--teacher", TEACHER, "--out", out]) == 2
+    assert "MODULE:NAME" in capsys.readouterr().err
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", out,
+                       "--eval-seeds", "1..1"]) == 2
+    assert "an empty or negative range" in capsys.readouterr().err
+    assert not pathlib.Path(out).exists()
+    assert evaluate.main(["--world", WORLD, "--agent", "oracle", "--seeds", SEEDS]) == 2
+    assert "policy:PATH, teacher:MODULE:CALLABLE or random" in capsys.readouterr().err
+    assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", "7"]) == 2
+    assert "give A..B" in capsys.readouterr().err
+    assert evaluate.main(["--world", WORLD, "--agent", f"policy:{tmp_path}/none.onnx"]) == 2
+    assert "none.onnx" in capsys.readouterr().err
+    assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", SEEDS,
+                          "--min-success", "0.5"]) == 1
+    assert "below the bar" in capsys.readouterr().err
