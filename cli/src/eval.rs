@@ -309,7 +309,7 @@ fn table(r: &EvalReport) -> String {
   world actions         {world:.1}
   harness actions       {harness:.2} (track {t:.2}, commit {c:.2}, recall {rc:.2}, note {no:.2})
   cost                  {cost:.1}
-  reward                {rew:.3}
+  reward                {rew:.3} ± {se:.3} (standard error)
   step time             {p50:.2} us median, {p99:.2} us p99
   wall time             {wall:.2} s
 ",
@@ -333,6 +333,7 @@ fn table(r: &EvalReport) -> String {
         no = v.note,
         cost = r.mean_cost,
         rew = r.mean_reward,
+        se = r.reward_se,
         p50 = r.p50_step_us,
         p99 = r.p99_step_us,
         wall = r.wall_s,

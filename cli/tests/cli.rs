@@ -526,10 +526,15 @@ fn eval_prints_a_table_or_json_with_every_field() {
         "mean_harness_actions",
         "harness_actions_by_verb",
         "mean_cost",
+        "mean_reward",
+        "reward_se",
         "p50_step_us",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
     }
+    // The standard error of the mean reward (0 only when every episode's reward is equal).
+    let se = v["reward_se"].as_f64().expect("a number");
+    assert!(se.is_finite() && se >= 0.0, "{v}");
     assert_eq!(v["task"], "migration");
     assert_eq!(v["episodes"], 6);
     assert_eq!(v["organisations"], 2);

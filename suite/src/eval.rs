@@ -208,6 +208,10 @@ pub struct EvalReport {
     pub mean_cost: f64,
     /// Mean return ([`super::reward`]) per episode.
     pub mean_reward: f64,
+    /// The standard error of `mean_reward`: the episodes' sample standard deviation over the
+    /// square root of their count (0 for one episode). A 95% confidence interval is about
+    /// `mean_reward ± 1.96 · reward_se`.
+    pub reward_se: f64,
     /// Median time of one step (decide, apply, world), in microseconds.
     pub p50_step_us: f64,
     /// The 99th percentile.
@@ -217,6 +221,19 @@ pub struct EvalReport {
     /// The process's peak resident memory so far, in KiB (Linux; `None` elsewhere). Run one
     /// evaluation per process to read it as that evaluation's peak.
     pub peak_rss_kib: Option<u64>,
+}
+
+/// The standard error of the mean of `xs`: sample standard deviation / sqrt(count); 0 for
+/// fewer than two.
+fn standard_error(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+    let n = xs.clone().count();
+    if n < 2 {
+        return 0.0;
+    }
+    let n = n as f64;
+    let mean = xs.clone().sum::<f64>() / n;
+    let var = xs.map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (var / n).sqrt()
 }
 
 impl EvalReport {
@@ -259,6 +276,7 @@ impl EvalReport {
             },
             mean_cost: sum(&|e| f64::from(e.cost)) / n,
             mean_reward: sum(&|e| e.reward) / n,
+            reward_se: standard_error(episodes.iter().map(|e| e.reward)),
             p50_step_us: times.quantile_us(0.5),
             p99_step_us: times.quantile_us(0.99),
             wall_s: 0.0,
@@ -416,4 +434,19 @@ fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::standard_error;
+
+    #[test]
+    fn the_standard_error_is_the_sample_deviation_over_root_n() {
+        assert_eq!(standard_error([].into_iter()), 0.0);
+        assert_eq!(standard_error([0.7].into_iter()), 0.0);
+        // 1, 2, 3, 4: sample variance 5/3, so the error is sqrt(5/3 / 4).
+        let se = standard_error([1.0, 2.0, 3.0, 4.0].into_iter());
+        assert!((se - (5.0f64 / 12.0).sqrt()).abs() < 1e-12, "{se}");
+        assert_eq!(standard_error([2.5; 10].into_iter()), 0.0);
+    }
 }
