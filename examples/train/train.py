@@ -38,14 +38,20 @@ import time
 import numpy as np
 import torch
 import torch.nn.functional as F
-from torch import nn
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 import evoharness  # noqa: E402
 # The network, its export, the record and its plot are the generic trainer's (python -m
 # evoharness.train); the suite's stages stay here: they drive the suite's VecEnv and teachers.
-from evoharness.training import Log, Net, export_onnx, plot  # noqa: E402
+from evoharness.training import (  # noqa: E402
+    Log,
+    Net,
+    export_onnx,
+    group_advantages,
+    grpo_update,
+    plot,
+)
 
 TASKS = ("migration", "records", "orchestration")
 #: Organisations and seeds: training, validation (during training) and test (the final
@@ -291,43 +297,12 @@ def stage2(net, args, log, lay):
                         traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
                         if done[i]:
                             finished[i] = env.env.last_episode(i)
-            for g in range(n // G):
-                members = range(g * G, (g + 1) * G)
-                R = np.array([finished[i]["reward"] for i in members])
-                adv = (R - R.mean()) / (R.std() + 1e-6)
-                for j, i in enumerate(members):
-                    for (o, m, act, lp) in traj[i]:
-                        batch.append((o, m, act, lp, adv[j]))
+            batch += group_advantages(traj, finished, G)
             returns += [f["reward"] for f in finished]
             successes += [f["success"] for f in finished]
             harness += [f["harness_actions"] for f in finished]
-        O = tensor(np.stack([b[0] for b in batch]))
-        M = tensor(np.stack([b[1] for b in batch]))
-        A = torch.as_tensor([b[2] for b in batch])
-        LP = torch.as_tensor([b[3] for b in batch])
-        ADV = torch.as_tensor([b[4] for b in batch], dtype=torch.float32)
-        net.train()
         rng = np.random.default_rng(args.seed + it)
-        for _ in range(args.rl_epochs):
-            perm = rng.permutation(len(batch))
-            for s in range(0, len(batch), args.batch):
-                b = torch.as_tensor(perm[s : s + args.batch])
-                logits, _ = net(O[b], M[b])
-                logp_all = torch.log_softmax(logits, -1)
-                logp = logp_all.gather(1, A[b][:, None])[:, 0]
-                ratio = torch.exp(logp - LP[b])
-                pg = -torch.min(ratio * ADV[b], torch.clamp(ratio, 0.8, 1.2) * ADV[b]).mean()
-                with torch.no_grad():
-                    ref_logp = torch.log_softmax(ref(O[b], M[b])[0], -1)
-                p = logp_all.exp()
-                # KL over legal templates only (illegal ones have probability ~0 in both).
-                kl = (p * (logp_all - ref_logp)).masked_fill(M[b] == 0, 0.0).sum(-1).mean()
-                loss = pg + args.kl * kl
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-                opt.step()
-        net.eval()
+        grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
         v = validate(net, args, lay, VALID_SEED + 1_000 + it)
         score = np.mean([x["success"] for x in v.values()])
         log(

@@ -362,6 +362,51 @@ def choose(best) -> dict:
     return max(reversed(ok), key=lambda c: (c["reward"], c["success"]))
 
 
+def group_advantages(traj, finished, group: int) -> list:
+    """GRPO's batch: every step of every finished episode, as (obs, mask, action, old log-prob,
+    advantage), the advantage being the episode's return less its group's mean, over the
+    group's standard deviation. Environments `g*group .. (g+1)*group` form group `g`."""
+    batch = []
+    for g in range(len(finished) // group):
+        members = range(g * group, (g + 1) * group)
+        R = np.array([finished[i]["reward"] for i in members])
+        adv = (R - R.mean()) / (R.std() + 1e-6)
+        for j, i in enumerate(members):
+            batch += [(o, m, act, lp, adv[j]) for (o, m, act, lp) in traj[i]]
+    return batch
+
+
+def grpo_update(net, ref, opt, batch, epochs: int, minibatch: int, kl_coef: float, rng) -> None:
+    """Clipped-ratio policy-gradient epochs over `batch` (from `group_advantages`), with a KL
+    penalty to the frozen `ref` policy over legal templates only (illegal ones have
+    probability about 0 in both)."""
+    O = tensor(np.stack([b[0] for b in batch]))
+    M = tensor(np.stack([b[1] for b in batch]))
+    A = torch.as_tensor([b[2] for b in batch])
+    LP = torch.as_tensor([b[3] for b in batch])
+    ADV = torch.as_tensor([b[4] for b in batch], dtype=torch.float32)
+    net.train()
+    for _ in range(epochs):
+        perm = rng.permutation(len(batch))
+        for s in range(0, len(batch), minibatch):
+            b = torch.as_tensor(perm[s: s + minibatch])
+            logits, _ = net(O[b], M[b])
+            logp_all = torch.log_softmax(logits, -1)
+            logp = logp_all.gather(1, A[b][:, None])[:, 0]
+            ratio = torch.exp(logp - LP[b])
+            pg = -torch.min(ratio * ADV[b], torch.clamp(ratio, 0.8, 1.2) * ADV[b]).mean()
+            with torch.no_grad():
+                ref_logp = torch.log_softmax(ref(O[b], M[b])[0], -1)
+            p = logp_all.exp()
+            kl = (p * (logp_all - ref_logp)).masked_fill(M[b] == 0, 0.0).sum(-1).mean()
+            loss = pg + kl_coef * kl
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+    net.eval()
+
+
 def grpo(net, factory, settings, args, log, deadline: float, best, rng):
     """Cost-aware GRPO: groups of ``group`` environments share a seed; each sampled episode's
     advantage is its return under the library's reward (success gates an efficiency bonus;
@@ -394,38 +439,8 @@ def grpo(net, factory, settings, args, log, deadline: float, best, rng):
                         traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
                         if done[i]:
                             finished[i] = env.last_episode(i)
-            batch = []
-            for g in range(n // G):
-                members = range(g * G, (g + 1) * G)
-                R = np.array([finished[i]["reward"] for i in members])
-                adv = (R - R.mean()) / (R.std() + 1e-6)
-                for j, i in enumerate(members):
-                    batch += [(o, m, act, lp, adv[j]) for (o, m, act, lp) in traj[i]]
-            O = tensor(np.stack([b[0] for b in batch]))
-            M = tensor(np.stack([b[1] for b in batch]))
-            A = torch.as_tensor([b[2] for b in batch])
-            LP = torch.as_tensor([b[3] for b in batch])
-            ADV = torch.as_tensor([b[4] for b in batch], dtype=torch.float32)
-            net.train()
-            for _ in range(args.rl_epochs):
-                perm = rng.permutation(len(batch))
-                for s in range(0, len(batch), args.batch):
-                    b = torch.as_tensor(perm[s: s + args.batch])
-                    logits, _ = net(O[b], M[b])
-                    logp_all = torch.log_softmax(logits, -1)
-                    logp = logp_all.gather(1, A[b][:, None])[:, 0]
-                    ratio = torch.exp(logp - LP[b])
-                    pg = -torch.min(ratio * ADV[b], torch.clamp(ratio, 0.8, 1.2) * ADV[b]).mean()
-                    with torch.no_grad():
-                        ref_logp = torch.log_softmax(ref(O[b], M[b])[0], -1)
-                    p = logp_all.exp()
-                    kl = (p * (logp_all - ref_logp)).masked_fill(M[b] == 0, 0.0).sum(-1).mean()
-                    loss = pg + args.kl * kl
-                    opt.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-                    opt.step()
-            net.eval()
+            batch = group_advantages(traj, finished, G)
+            grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
             v = validate(net, factory, settings, VALID_SEED, args.valid_episodes)
             eps = [f for f in finished if f is not None]
             log(stage=2, iteration=it, steps=len(batch),
