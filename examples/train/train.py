@@ -48,9 +48,11 @@ from evoharness.training import (  # noqa: E402
     Log,
     Net,
     export_onnx,
+    greedy,
     group_advantages,
     grpo_update,
     plot,
+    tensor,
 )
 
 TASKS = ("migration", "records", "orchestration")
@@ -159,16 +161,6 @@ class Envs:
 
     def close(self):
         self.env.close()
-
-
-def tensor(a, dtype=torch.float32):
-    return torch.as_tensor(np.asarray(a), dtype=dtype)
-
-
-def greedy(net, obs, mask):
-    with torch.no_grad():
-        logits, _ = net(tensor(obs), tensor(mask))
-    return logits.argmax(-1).numpy().astype(np.uint32)
 
 
 def rollouts(net, task, horizon, n, organisations, seed, episodes, args, lay) -> list[dict]:

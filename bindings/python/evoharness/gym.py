@@ -25,6 +25,27 @@ from .vec_env import VecEnv
 from .world import HarnessEnv
 
 
+def _step(wrapper, env, actions):
+    """One Gymnasium step of `env` (a VecEnv or a HarnessEnv): same-step autoreset, an episode
+    that ended without `finish` is truncated, episode stats in ``infos["episode"]``."""
+    env.step(np.asarray(actions, dtype=np.uint32))
+    done = env.done.astype(bool)
+    terminated = np.zeros(wrapper.num_envs, bool)
+    truncated = np.zeros(wrapper.num_envs, bool)
+    infos = {}
+    episodes = [None] * wrapper.num_envs
+    for i in np.nonzero(done)[0]:
+        e = env.last_episode(int(i))
+        episodes[i] = e
+        if e["finished"] is None:
+            truncated[i] = True
+        else:
+            terminated[i] = True
+    if done.any():
+        infos["episode"] = np.array(episodes, dtype=object)
+        infos["_episode"] = done
+    return wrapper._obs(), env.reward.copy(), terminated, truncated, infos
+
 class SuiteVectorEnv(VectorEnv):
     """``num_envs`` environments of one suite task, as a Gymnasium ``VectorEnv``."""
 
@@ -57,23 +78,7 @@ class SuiteVectorEnv(VectorEnv):
         return self._obs(), {}
 
     def step(self, actions):
-        self._env.step(np.asarray(actions, dtype=np.uint32))
-        done = self._env.done.astype(bool)
-        terminated = np.zeros(self.num_envs, bool)
-        truncated = np.zeros(self.num_envs, bool)
-        infos = {}
-        episodes = [None] * self.num_envs
-        for i in np.nonzero(done)[0]:
-            e = self._env.last_episode(int(i))
-            episodes[i] = e
-            if e["finished"] is None:
-                truncated[i] = True
-            else:
-                terminated[i] = True
-        if done.any():
-            infos["episode"] = np.array(episodes, dtype=object)
-            infos["_episode"] = done
-        return self._obs(), self._env.reward.copy(), terminated, truncated, infos
+        return _step(self, self._env, actions)
 
     def close_extras(self, **kwargs):
         self._env.close()
@@ -113,23 +118,7 @@ class HarnessVectorEnv(VectorEnv):
         return self._obs(), {}
 
     def step(self, actions):
-        self.harness.step(np.asarray(actions, dtype=np.uint32))
-        done = self.harness.done.astype(bool)
-        terminated = np.zeros(self.num_envs, bool)
-        truncated = np.zeros(self.num_envs, bool)
-        infos = {}
-        episodes = [None] * self.num_envs
-        for i in np.nonzero(done)[0]:
-            e = self.harness.last_episode(int(i))
-            episodes[i] = e
-            if e["finished"] is None:
-                truncated[i] = True
-            else:
-                terminated[i] = True
-        if done.any():
-            infos["episode"] = np.array(episodes, dtype=object)
-            infos["_episode"] = done
-        return self._obs(), self.harness.reward.copy(), terminated, truncated, infos
+        return _step(self, self.harness, actions)
 
     def close_extras(self, **kwargs):
         self.harness.close()
