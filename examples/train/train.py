@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Train a generalist structured-v1 policy for the task suite, export it to ONNX, evaluate it.
+"""Train the generalist structured-v1 policy for the task suite, export it to ONNX, evaluate it.
+
+The training is the generic trainer's, ``python -m evoharness.train``, on the suite's three
+simulations (``--suite migration,records,orchestration --teacher lean``):
 
 Stage 1, harness fine-tuning: behaviour cloning with DAgger. The teacher is the lean harness
 (`tasks::baselines::LeanHarness`), rules that see only what a policy sees, so the network can
@@ -8,15 +11,16 @@ to recover from its own mistakes. (The oracle reads hidden state a policy cannot
 static harness spends two harness actions per world action; both are compared against, not
 imitated.)
 
-Stage 2, cost-aware RL: group-relative policy optimisation (GRPO). Groups of environments run
-the same organisation and seed; each episode's advantage is its return (the suite's reward:
-success gates an efficiency bonus, every action costs budget) against its group's mean, with
-a clipped ratio and a KL penalty to the stage-1 policy.
+Stage 2, cost-aware RL: group-relative policy optimisation (GRPO). Every iteration starts
+fresh environments; groups run the same organisation and seed; each episode's advantage is its
+return (the suite's reward: success gates an efficiency bonus, every action costs budget)
+against its group's mean, with a clipped ratio and a KL penalty to the stage-1 policy. Model
+selection: the best validation reward among checkpoints within a point of the best success.
 
-Then: export to ONNX (opset 17, masked logits, the metadata of runtime/POLICY.md taken from
-the library's layout), `evoharness inspect`, and `evoharness eval` on organisations and seeds
-never seen in training, at the training horizon and at 4x it. Logs, a JSON summary and an SVG
-plot of success rate and harness actions per episode over training go to --out-dir.
+This script adds what is the suite's own: its defaults (horizon 250, the training size below),
+`evoharness inspect`, and `evoharness eval` on organisations and seeds never seen in training
+at the training horizon and at 4x it, written into the record; and the append-only ablation,
+whose observation is not structured-v1 (trained with the same stages, evaluated here).
 
     python examples/train/train.py --out examples/policies/generalist.onnx
     python examples/train/train.py --smoke --out target/train-smoke/smoke.onnx  # seconds
@@ -37,46 +41,17 @@ import time
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
-import evoharness  # noqa: E402
-# The network, its export, the record and its plot are the generic trainer's (python -m
-# evoharness.train); the suite's stages stay here: they drive the suite's VecEnv and teachers.
-from evoharness.training import (  # noqa: E402
-    Log,
-    Net,
-    export_onnx,
-    greedy,
-    group_advantages,
-    grpo_update,
-    plot,
-    tensor,
-)
+from evoharness import train as generic  # noqa: E402
+from evoharness import training as T  # noqa: E402
 
 TASKS = ("migration", "records", "orchestration")
-#: Organisations and seeds: training, validation (during training) and test (the final
-#: evaluation) never overlap.
-TRAIN_ORGANISATIONS = range(0, 64)
-VALID_ORGANISATIONS = range(5_000, 5_016)
+#: Held out: organisations and seeds no training or validation run uses (training uses
+#: organisations 0-63, validation 5000-5015: ``evoharness.training.SuiteSource``).
 TEST_ORGANISATIONS = range(10_000, 10_016)
-TRAIN_SEED = 0
-VALID_SEED = 500_000
 TEST_SEEDS = (1_000_000, 1_000_200)
-
-
-class WorkspaceView:
-    """The structured-v1 observation as the library writes it: the workspace and the event."""
-
-    def __init__(self, lay: dict, n: int, window: int):
-        self.size = lay["obs_len"]
-
-    def __call__(self, obs):
-        return obs
-
-    def after_step(self, obs, actions, done):
-        pass
 
 
 class AppendOnlyView:
@@ -136,184 +111,47 @@ class AppendOnlyView:
         self._push(np.concatenate([ended, acted]), obs)
 
 
-VIEWS = {"workspace": WorkspaceView, "append-only": AppendOnlyView}
+class ViewEnv:
+    """A suite VecEnv as the ablation's network sees it."""
 
+    def __init__(self, env, view):
+        self.env, self.view, self.n = env, view, env.n
 
-class Envs:
-    """A VecEnv with the observation view the network sees."""
-
-    def __init__(self, task, horizon, n, organisations, seed, view, lay, window, group=1):
-        self.env = evoharness.VecEnv(task, horizon, n, organisations, seed, group)
-        self.view = VIEWS[view](lay, n, window)
-        self.n = n
+    @property
+    def obs(self):
+        return self.view(self.env.obs)
 
     @property
     def mask(self):
         return self.env.mask
 
-    def obs(self):
-        return self.view(self.env.obs)
-
     def step(self, actions):
-        self.env.step(actions)
+        out = self.env.step(actions)
         self.view.after_step(self.env.obs, actions, self.env.done)
-        return self.env.done
+        return out
+
+    def last_episode(self, i):
+        return self.env.last_episode(i)
+
+    def teacher_actions(self, teacher):
+        return self.env.teacher_actions(teacher)
 
     def close(self):
         self.env.close()
 
 
-def rollouts(net, task, horizon, n, organisations, seed, episodes, args, lay) -> list[dict]:
-    """`episodes` greedy episodes of `task`: their stats."""
-    e = Envs(task, horizon, n, organisations, seed, args.observation, lay, args.window)
-    out = []
-    while len(out) < episodes:
-        done = e.step(greedy(net, e.obs(), e.mask))
-        out += [e.env.last_episode(int(i)) for i in np.nonzero(done)[0]]
-    e.close()
-    return out[:episodes]
+class AppendOnlySource(T.SuiteSource):
+    """The suite's tasks seen through :class:`AppendOnlyView`."""
 
+    ORGANISATIONS = {**T.SuiteSource.ORGANISATIONS, "test": TEST_ORGANISATIONS}
 
-def validate(net, args, lay, seed: int) -> dict:
-    """Greedy rollouts on validation organisations: success rate and harness actions."""
-    out = {}
-    for task in TASKS:
-        eps = rollouts(net, task, args.horizon, args.valid_envs, VALID_ORGANISATIONS, seed, args.valid_episodes, args, lay)
-        out[task] = {
-            "success": float(np.mean([e["success"] for e in eps])),
-            "harness": float(np.mean([e["harness_actions"] for e in eps])),
-        }
-    return out
+    def __init__(self, tasks, horizon: int, window: int):
+        super().__init__(tasks, horizon, "lean")
+        self.window = window
+        self.obs_len = AppendOnlyView(self.layout, 1, window).size
 
-
-def stage1(net, args, log, lay):
-    """Behaviour cloning with DAgger from the lean harness."""
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    envs = {
-        t: Envs(t, args.horizon, args.envs, TRAIN_ORGANISATIONS, TRAIN_SEED + 1_000 * k, args.observation, lay, args.window)
-        for k, t in enumerate(TASKS)
-    }
-    obs_len, actions = envs[TASKS[0]].view.size, lay["actions"]
-    cap = args.buffer
-    B_obs = np.zeros((cap, obs_len), np.float32)
-    B_mask = np.zeros((cap, actions), np.float32)
-    B_act = np.zeros(cap, np.int64)
-    size, head = 0, 0
-    rng = np.random.default_rng(args.seed)
-    for r in range(args.rounds):
-        beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
-        agree, seen = 0, 0
-        train_eps = []
-        for _ in range(args.round_steps):
-            for env in envs.values():
-                teacher = env.env.teacher_actions("lean").astype(np.int64)
-                n = env.n
-                obs = env.obs()
-                idx = (head + np.arange(n)) % cap
-                B_obs[idx], B_mask[idx], B_act[idx] = obs, env.mask, teacher
-                head = (head + n) % cap
-                size = min(cap, size + n)
-                mine = greedy(net, obs, env.mask).astype(np.int64)
-                agree += int((mine == teacher).sum())
-                seen += n
-                a = np.where(rng.random(n) < beta, teacher, mine).astype(np.uint32)
-                done = env.step(a)
-                for i in np.nonzero(done)[0]:
-                    train_eps.append(env.env.last_episode(int(i)))
-        # Train on the aggregate.
-        net.train()
-        losses = []
-        for _ in range(args.epochs):
-            perm = rng.permutation(size)
-            for s in range(0, size, args.batch):
-                b = perm[s : s + args.batch]
-                logits, _ = net(tensor(B_obs[b]), tensor(B_mask[b]))
-                loss = F.cross_entropy(logits, torch.as_tensor(B_act[b]))
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                losses.append(loss.item())
-        net.eval()
-        v = validate(net, args, lay, VALID_SEED + r)
-        log(
-            stage=1,
-            round=r,
-            beta=round(beta, 2),
-            samples=size,
-            loss=round(float(np.mean(losses[-50:])), 5),
-            agreement=round(agree / max(1, seen), 5),
-            train_success=round(float(np.mean([e["success"] for e in train_eps])) if train_eps else 0.0, 3),
-            train_harness=round(float(np.mean([e["harness_actions"] for e in train_eps])) if train_eps else 0.0, 2),
-            valid_success=round(float(np.mean([x["success"] for x in v.values()])), 3),
-            valid_harness=round(float(np.mean([x["harness"] for x in v.values()])), 2),
-            **{f"valid_{t}": v[t]["success"] for t in TASKS},
-        )
-    for env in envs.values():
-        env.close()
-
-
-def stage2(net, args, log, lay):
-    """GRPO with the task reward, a clipped ratio and a KL penalty to the stage-1 policy."""
-    ref = Net(net.body[0].in_features, net.pi.out_features, args.hidden)
-    envs = {
-        t: Envs(t, args.horizon, args.group * args.groups, TRAIN_ORGANISATIONS, 700_000 + 1_000 * k,
-                args.observation, lay, args.window, group=args.group)
-        for k, t in enumerate(TASKS)
-    }
-    ref.load_state_dict(net.state_dict())
-    ref.eval()
-    opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
-    G = args.group
-    start = validate(net, args, lay, VALID_SEED + 999)
-    best_score = np.mean([x["success"] for x in start.values()])
-    best_state = {k: v.clone() for k, v in net.state_dict().items()}
-    for it in range(args.rl_iters):
-        # One episode per environment, sampled at temperature 1.
-        batch = []  # (obs, mask, action, old logp, advantage)
-        returns, successes, harness = [], [], []
-        for env in envs.values():
-            n = env.n
-            traj = [[] for _ in range(n)]
-            finished = [None] * n
-            while any(f is None for f in finished):
-                obs, mask = env.obs().copy(), env.mask.copy()
-                with torch.no_grad():
-                    logits, _ = net(tensor(obs), tensor(mask))
-                    dist = torch.distributions.Categorical(logits=logits)
-                    a = dist.sample()
-                    logp = dist.log_prob(a)
-                a_np = a.numpy().astype(np.uint32)
-                done = env.step(a_np)
-                for i in range(n):
-                    if finished[i] is None:
-                        traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
-                        if done[i]:
-                            finished[i] = env.env.last_episode(i)
-            batch += group_advantages(traj, finished, G)
-            returns += [f["reward"] for f in finished]
-            successes += [f["success"] for f in finished]
-            harness += [f["harness_actions"] for f in finished]
-        rng = np.random.default_rng(args.seed + it)
-        grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
-        v = validate(net, args, lay, VALID_SEED + 1_000 + it)
-        score = np.mean([x["success"] for x in v.values()])
-        log(
-            stage=2,
-            iteration=it,
-            steps=len(batch),
-            mean_return=round(float(np.mean(returns)), 4),
-            train_success=round(float(np.mean(successes)), 3),
-            train_harness=round(float(np.mean(harness)), 2),
-            valid_success=round(float(score), 3),
-            valid_harness=round(float(np.mean([x["harness"] for x in v.values()])), 2),
-            **{f"valid_{t}": v[t]["success"] for t in TASKS},
-        )
-        if score >= best_score:
-            best_score = score
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
-    net.load_state_dict(best_state)
-    for env in envs.values():
-        env.close()
+    def envs(self, kind, n, seed, group=1, split="train"):
+        return ViewEnv(super().envs(kind, n, seed, group, split), AppendOnlyView(self.layout, n, self.window))
 
 
 def evoharness_bin() -> list[str]:
@@ -334,7 +172,7 @@ def final_eval(path: pathlib.Path, args) -> list[dict]:
     for task in TASKS:
         for h in (args.horizon, 4 * args.horizon):
             out = subprocess.run(
-                evoharness_bin() + ["eval", "--task", task, "--agent", f"policy:{path}", "--backend", "tract",
+                evoharness_bin() + ["eval", "--task", task, "--agent", f"policy:{path}", "--backend", args.backend,
                                     "--seeds", seeds, "--organisations", orgs, "--horizon", str(h), "--json"],
                 check=True, capture_output=True, text=True, cwd=ROOT,
             ).stdout
@@ -345,107 +183,100 @@ def final_eval(path: pathlib.Path, args) -> list[dict]:
     return rows
 
 
-def ablation_eval(net, args, lay, path, s1, s2) -> None:
-    """The ablation cannot run in the runtime (its observation is not structured-v1): it is
-    evaluated here, greedily, on the test organisations and unseen seeds."""
+def ablation(args) -> None:
+    """The ablation cannot run in the runtime (its observation is not structured-v1): trained
+    with the generic stages, then evaluated here, greedily, on the held-out organisations and
+    seeds."""
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    stem = args.out.stem
+    log = T.Log(args.out.parent / f"{stem}.train.jsonl")
+    source = AppendOnlySource(TASKS, args.horizon, args.window)
+    lay = source.layout
+    net = T.Net(source.obs_len, lay["actions"], args.hidden)
+    t0 = time.time()
+    buf = T.Buffer(args.buffer, source.obs_len, lay["actions"])
+    best = T.dagger(net, source, args, log, t0 + 30 * args.minutes, buf, rng)
+    t1 = time.time()
+    best = T.grpo(net, source, args, log, t0 + 60 * args.minutes, best, rng)
+    t2 = time.time()
+    net.load_state_dict(T.choose(best)["state"])
+    T.plot(log.rows, args.out.parent / f"{stem}.training.svg", title=f"training {stem}")
     rows = []
     for task in TASKS:
         for h in (args.horizon, 4 * args.horizon):
-            eps = rollouts(net, task, h, 20, TEST_ORGANISATIONS, TEST_SEEDS[0], args.test_episodes, args, lay)
-            r = {
-                "task": task, "agent": f"ablation:append-only(window {args.window})", "horizon": h,
-                "episodes": len(eps),
-                "success_rate": float(np.mean([e["success"] for e in eps])),
-                "integrity_violations": int(sum(e["integrity_violations"] for e in eps)),
-                "mean_world_actions": float(np.mean([e["world_actions"] for e in eps])),
-                "mean_harness_actions": float(np.mean([e["harness_actions"] for e in eps])),
-                "mean_cost": float(np.mean([e["cost"] for e in eps])),
-            }
+            eps = T.first_episodes(AppendOnlySource(TASKS, h, args.window), task,
+                                   lambda env: T.greedy(net, env.obs, env.mask), TEST_SEEDS[0],
+                                   args.test_episodes, split="test")
+            r = {"task": task, "agent": f"ablation:append-only(window {args.window})", "horizon": h,
+                 **T.summary(eps)}
             rows.append(r)
             print(f"ablation {task:14} h={h:5}: success {100 * r['success_rate']:.1f}%, harness "
-                  f"{r['mean_harness_actions']:.1f}/episode, violations {r['integrity_violations']}", flush=True)
-    path.write_text(json.dumps({"ablation": rows, "stage1_s": round(s1, 1), "stage2_s": round(s2, 1),
-                                "command": " ".join(sys.argv)}, indent=2) + "\n")
+                  f"{r['mean_harness_actions']:.1f}/episode, violations {r['violations']}", flush=True)
+    (args.out.parent / f"{stem}.json").write_text(json.dumps(
+        {"ablation": rows, "stage1_s": round(t1 - t0, 1), "stage2_s": round(t2 - t1, 1),
+         "command": " ".join(sys.argv)}, indent=2) + "\n")
+    log.close()
+
+
+#: The suite's training size, passed to ``python -m evoharness.train`` (its flags).
+DEFAULTS = {"hidden": 128, "envs": 32, "rounds": 12, "round-steps": 400, "epochs": 2,
+            "buffer": 400_000, "batch": 512, "lr": 1e-3, "rl-iters": 10, "rl-epochs": 2,
+            "rl-lr": 1e-4, "group": 4, "groups": 8, "kl": 0.05, "valid-episodes": 32,
+            "minutes": 30.0}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
-    ap.add_argument("--out-dir", type=pathlib.Path, help="logs and plot (default: beside --out)")
     ap.add_argument("--smoke", action="store_true", help="a tiny run that checks the pipeline")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--horizon", type=int, default=250, help="the training horizon")
-    ap.add_argument("--hidden", type=int, default=128)
-    ap.add_argument("--envs", type=int, default=32, help="environments per task")
-    ap.add_argument("--rounds", type=int, default=12, help="DAgger rounds")
-    ap.add_argument("--round-steps", type=int, default=400)
-    ap.add_argument("--epochs", type=int, default=2)
-    ap.add_argument("--buffer", type=int, default=400_000)
-    ap.add_argument("--batch", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--rl-iters", type=int, default=10)
-    ap.add_argument("--rl-epochs", type=int, default=2)
-    ap.add_argument("--rl-lr", type=float, default=1e-4)
-    ap.add_argument("--group", type=int, default=4)
-    ap.add_argument("--groups", type=int, default=8)
-    ap.add_argument("--kl", type=float, default=0.05)
-    ap.add_argument("--valid-envs", type=int, default=16)
-    ap.add_argument("--valid-episodes", type=int, default=32)
+    for flag, default in DEFAULTS.items():
+        ap.add_argument(f"--{flag}", type=type(default), default=default,
+                        help=f"as in python -m evoharness.train (default {default})")
     ap.add_argument("--test-episodes", type=int, default=200)
     ap.add_argument("--no-eval", action="store_true", help="skip the final evoharness eval")
-    ap.add_argument("--observation", choices=sorted(VIEWS), default="workspace",
+    ap.add_argument("--backend", choices=("tract", "onnxruntime"), default="tract",
+                    help="the final evaluation's backend (the two take the same actions)")
+    ap.add_argument("--observation", choices=("workspace", "append-only"), default="workspace",
                     help="what the network sees: the workspace (the policy) or the last --window "
                          "events (the append-only ablation, evaluated here, not exported)")
     ap.add_argument("--window", type=int, default=8, help="events the append-only view keeps")
     args = ap.parse_args()
     if args.smoke:
-        args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 40
-        args.rl_iters, args.group, args.groups, args.horizon = 1, 2, 2, 50
-        args.valid_envs, args.valid_episodes, args.test_episodes = 2, 2, 4
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
-    out_dir = args.out_dir or args.out.parent
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stem = args.out.stem
-    log = Log(out_dir / f"{stem}.train.jsonl")
-    lay = evoharness.suite_layout()
-    log(event="start", library=str(evoharness.library_path().name), torch=torch.__version__,
-        args={k: str(v) for k, v in vars(args).items()}, obs_len=lay["obs_len"], actions=lay["actions"])
-    net = Net(VIEWS[args.observation](lay, 1, args.window).size, lay["actions"], args.hidden)
-    params = sum(p.numel() for p in net.parameters())
-    t0 = time.time()
-    stage1(net, args, log, lay)
-    t1 = time.time()
-    stage2(net, args, log, lay)
-    t2 = time.time()
+        args.horizon, args.test_episodes = 50, 4
     if args.observation != "workspace":
-        ablation_eval(net, args, lay, out_dir / f"{stem}.json", t1 - t0, t2 - t1)
-        plot(log.rows, out_dir / f"{stem}.training.svg")
+        if args.smoke:
+            args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 20
+            args.rl_iters, args.group, args.groups, args.valid_episodes = 1, 2, 2, 4
+        ablation(args)
         return
-    export_onnx(net, args.out, lay, f"examples/train/train.py seed {args.seed}")
+    # The bar is at the training horizon and at 4x it: validation runs both.
+    argv = ["--suite", ",".join(TASKS), "--teacher", "lean", "--out", str(args.out),
+            "--seed", str(args.seed), "--horizon", str(args.horizon),
+            "--valid-horizons", str(4 * args.horizon)]
+    for flag in DEFAULTS:
+        argv += [f"--{flag}", str(getattr(args, flag.replace("-", "_")))]
+    if args.smoke:
+        argv.append("--smoke")
+    if generic.main(argv) != 0:
+        sys.exit("python -m evoharness.train failed")
     inspect = subprocess.run(evoharness_bin() + ["inspect", str(args.out), "--backend", "tract"],
                              capture_output=True, text=True, cwd=ROOT)
     print(inspect.stdout + inspect.stderr, flush=True)
     if inspect.returncode != 0:
         sys.exit(f"evoharness inspect refused {args.out}")
-    plot(log.rows, out_dir / f"{stem}.training.svg")
-    summary = {
-        "policy": str(args.out),
-        "parameters": params,
-        "bytes": args.out.stat().st_size,
-        "stage1_s": round(t1 - t0, 1),
-        "stage2_s": round(t2 - t1, 1),
-        "command": " ".join([pathlib.Path(sys.executable).name] + sys.argv),
-        "seed": args.seed,
-        "horizon": args.horizon,
-        "versions": {"torch": torch.__version__, "numpy": np.__version__, "python": sys.version.split()[0],
-                     "evoharness": evoharness.version()},
-    }
+    record_path = args.out.parent / f"{args.out.name.removesuffix('.onnx')}.json"
+    record = json.loads(record_path.read_text())
+    record["command"] = " ".join([pathlib.Path(sys.executable).name] + sys.argv)
+    record["generic_command"] = "python -m evoharness.train " + " ".join(argv)
+    record["horizon"] = args.horizon
     if not args.no_eval:
-        summary["eval"] = final_eval(args.out, args)
-    (out_dir / f"{stem}.json").write_text(json.dumps(summary, indent=2) + "\n")
-    log(event="done", parameters=params, bytes=summary["bytes"], stage1_s=summary["stage1_s"],
-        stage2_s=summary["stage2_s"])
+        record["eval"] = final_eval(args.out, args)
+    record_path.write_text(json.dumps(record, indent=2) + "\n")
 
 
 if __name__ == "__main__":

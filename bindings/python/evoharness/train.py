@@ -2,6 +2,11 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle --out POLICY.onnx ...
+
+``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
+``orchestration``; one kind of environment each) with one of the library's rule-based
+teachers: the shipped generalist policy is made this way (``examples/train``).
 
 1. Behaviour cloning: with ``--teacher``, DAgger (the teacher labels the states the learning
    policy itself visits; its share of the executed actions falls from 1 to 0 over the first
@@ -35,9 +40,15 @@ import numpy as np
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m evoharness.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--world", required=True, help="MODULE:FACTORY that makes one world")
+    world = ap.add_mutually_exclusive_group(required=True)
+    world.add_argument("--world", help="MODULE:FACTORY that makes one world")
+    world.add_argument("--suite", help="TASK[,TASK...]: the task suite's simulations instead")
+    ap.add_argument("--valid-horizons", default="",
+                    help="with --suite: H[,H...], horizons at which validation (model selection) "
+                         "also runs every task, besides --horizon")
     src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked])")
+    src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
+                     "with --suite, the name of a library teacher (lean or oracle)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
@@ -84,25 +95,37 @@ def main(argv=None) -> int:
     from .world import WorldError
 
     try:
-        factory = T.load_object(args.world, "--world")
-        teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
-        settings = T.world_settings(factory, args.horizon)
+        if args.valid_horizons and not args.suite:
+            raise ValueError("--valid-horizons is for --suite (a world has one budget)")
+        if args.suite:
+            if args.demos or args.eval_seeds:
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle); "
+                                 "evaluate it with `evoharness eval`, not --eval-seeds")
+            try:
+                valid_horizons = [int(h) for h in args.valid_horizons.split(",") if h]
+            except ValueError:
+                raise ValueError(f"--valid-horizons {args.valid_horizons!r}: give H[,H...]") from None
+            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher,
+                                   valid_horizons)
+        else:
+            factory = T.load_object(args.world, "--world")
+            teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
+            source = T.WorldSource(factory, T.world_settings(factory, args.horizon), teacher)
         if args.eval_seeds:
             from .evaluate import parse_seeds
 
             parse_seeds(args.eval_seeds)  # a mistake is told before training, not after
-        return run(args, factory, teacher, settings)
+        return run(args, source)
     except (ValueError, WorldError) as e:
         print(f"evoharness.train: {e}", file=sys.stderr)
         return 2
 
 
-def run(args, factory, teacher, settings) -> int:
+def run(args, source) -> int:
     import torch
 
     from . import demos as D
     from . import training as T
-    from .world import HarnessEnv
 
     torch.manual_seed(args.seed)
     # One thread: on a busy 2-core machine a second one makes small matrix products 100x
@@ -113,10 +136,9 @@ def run(args, factory, teacher, settings) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     stem = out.name[:-5] if out.name.endswith(".onnx") else out.name
     log = T.Log(out.parent / f"{stem}.train.jsonl", quiet=args.quiet)
-    probe = HarnessEnv(factory, 1, **settings)
-    lay, tools = probe.layout, probe.tools
-    probe.close()
-    log(event="start", world=args.world, source=args.teacher or str(args.demos),
+    lay, tools, settings = source.layout, source.tools, source.settings
+    world = args.world or f"suite:{args.suite}"
+    log(event="start", world=world, source=args.teacher or str(args.demos),
         settings=settings, obs_len=lay["obs_len"], actions=lay["actions"], tools=tools,
         args={k: str(v) for k, v in vars(args).items() if k != "argv"})
     net = T.Net(lay["obs_len"], lay["actions"], args.hidden)
@@ -124,11 +146,11 @@ def run(args, factory, teacher, settings) -> int:
     deadline1 = t0 + 60 * args.minutes * 0.5
     deadline2 = t0 + 60 * args.minutes
     buf = T.Buffer(args.buffer, lay["obs_len"], lay["actions"])
-    if teacher is not None:
-        best = T.dagger(net, factory, settings, teacher, args, log, deadline1, buf, rng)
+    if args.teacher:
+        best = T.dagger(net, source, args, log, deadline1, buf, rng)
     else:
         episodes = D.load(args.demos)
-        obs, mask, act, stats = D.replay(factory, settings, episodes, args.demos.name)
+        obs, mask, act, stats = D.replay(source.factory, settings, episodes, args.demos.name)
         buf.add(obs, mask, act)
         log(event="demos", episodes=len(episodes), samples=int(len(act)),
             demo_success=round(float(np.mean([s["success"] for s in stats])), 4) if stats else None)
@@ -136,31 +158,30 @@ def run(args, factory, teacher, settings) -> int:
         best = None
         for r in range(args.rounds):
             loss = T.fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
-            v = T.validate(net, factory, settings, T.VALID_SEED, args.valid_episodes)
-            log(stage=1, round=r, samples=buf.size, loss=round(loss, 5),
-                valid_success=round(v["success_rate"], 4), valid_reward=round(v["mean_reward"], 4),
-                valid_harness=round(v["mean_harness_actions"], 3))
+            v = T.validate(net, source, T.VALID_SEED, args.valid_episodes)
+            log(stage=1, round=r, samples=buf.size, loss=round(loss, 5), **T.valid_fields(v))
             best = T.select(best, v, net, ("bc", r))
             if time.time() > deadline1:
                 break
     t1 = time.time()
-    best = T.grpo(net, factory, settings, args, log, deadline2, best, rng)
+    best = T.grpo(net, source, args, log, deadline2, best, rng)
     t2 = time.time()
     chosen = T.choose(best)
     net.load_state_dict(chosen["state"])
-    T.export_onnx(net, out, lay, f"python -m evoharness.train --world {args.world} seed {args.seed}",
-                  tools)
+    T.export_onnx(net, out, lay, f"python -m evoharness.train --{'world' if args.world else 'suite'} "
+                  f"{args.world or args.suite} seed {args.seed}", tools)
     check = load_check(out)
     T.plot(log.rows, out.parent / f"{stem}.training.svg", title=f"training {stem}")
     record = {
         "policy": out.name,
         "command": " ".join(["python -m evoharness.train"] + args.argv),
-        "world": args.world, "source": args.teacher or str(args.demos), "seed": args.seed,
+        "world": world, "source": args.teacher or str(args.demos), "seed": args.seed,
         "settings": settings, "tools": tools,
         "parameters": sum(p.numel() for p in net.parameters()),
         "bytes": out.stat().st_size, "stage1_s": round(t1 - t0, 1), "stage2_s": round(t2 - t1, 1),
         "selected": {"checkpoint": list(chosen["tag"]), "valid_success": chosen["success"],
-                     "valid_reward": round(chosen["reward"], 4)},
+                     "valid_reward": round(chosen["reward"], 4),
+                     "valid_harness": round(chosen["harness"], 3)},
         "load_check": check,
         "versions": versions(),
     }

@@ -2,9 +2,11 @@
 cost-aware GRPO, model selection, ONNX export with the layout metadata, the training record
 and its plot. Needs ``torch`` and ``onnx`` (``examples/train/requirements.txt``).
 
-The command line is :mod:`evoharness.train`; the suite's own training
-(``examples/train/train.py``) uses :class:`Net`, :func:`export_onnx`, :class:`Log` and
-:func:`plot` from here.
+The command line is :mod:`evoharness.train`. What it trains on is a *source*: a
+:class:`WorldSource` (worlds written in Python, a Python teacher) or a :class:`SuiteSource` (the
+task suite's simulations, a library teacher; the shipped generalist policy,
+``examples/train/train.py``); each has ``kinds``, ``layout``, ``tools``, ``settings``,
+``envs(kind, n, seed, group, split)`` and ``labels(env)``.
 
 Seeds: training episodes use seeds from :data:`TRAIN_SEED`, GRPO from :data:`RL_SEED`,
 validation (model selection) from :data:`VALID_SEED`; :data:`TEST_SEED` and up are never used
@@ -209,29 +211,89 @@ def greedy(net, obs, mask):
 
 
 def episode_row(e: dict) -> dict:
+    violations = e["violations"] if "violations" in e else e["integrity_violations"]
     return {"success": bool(e["success"]), "reward": float(e["reward"]),
             "harness": int(e["harness_actions"]), "world": int(e["world_actions"]),
-            "steps": int(e["steps"]), "violations": int(e["violations"])}
+            "steps": int(e["steps"]), "violations": int(violations)}
 
 
-def run_episodes(factory, settings: dict, choose, seed: int, episodes: int, n: int = 16) -> list[dict]:
-    """``episodes`` episodes (seeds ``seed`` ..) with ``choose(env) -> templates``: each
-    one's :func:`episode_row`, in seed order."""
-    n = max(1, min(n, episodes))
-    env = HarnessEnv(factory, n, seed=seed, **settings)
-    out: dict[int, dict] = {}
-    count = [0] * n
-    try:
-        while len(out) < episodes:
-            done = env.step(choose(env))[3]
-            for i in np.flatnonzero(done):
-                s = seed + int(i) + count[i] * n  # HarnessEnv's seed of that episode
-                count[i] += 1
-                if s < seed + episodes:
-                    out[s] = episode_row(env.last_episode(int(i)))
-    finally:
-        env.close()
-    return [out[s] for s in sorted(out)]
+# --- What training runs on -------------------------------------------------------------------
+
+class WorldSource:
+    """Worlds written in Python (any ``factory`` :class:`HarnessEnv` takes): one kind of
+    environment, labelled by a Python ``teacher`` (see :meth:`HarnessEnv.teacher_action`)."""
+
+    kinds = ("world",)
+
+    def __init__(self, factory, settings: dict, teacher=None):
+        self.factory, self.settings, self.teacher = factory, settings, teacher
+        probe = HarnessEnv(factory, 1, **settings)
+        self.layout, self.tools = probe.layout, probe.tools
+        probe.close()
+
+    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
+        return HarnessEnv(self.factory, n, seed=seed, group=group, **self.settings)
+
+    def labels(self, env) -> tuple[np.ndarray, int]:
+        return teacher_labels(env, self.teacher)
+
+
+class SuiteSource:
+    """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
+    by one of the library's rule-based teachers (``lean`` or ``oracle``). Training and
+    validation run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out
+    evaluation uses others again (``evoharness eval``, ``examples/train``)."""
+
+    ORGANISATIONS = {"train": range(0, 64), "valid": range(5_000, 5_016)}
+
+    def __init__(self, tasks, horizon: int, teacher: str = "lean", valid_horizons=()):
+        from .vec_env import TASKS, TEACHERS, suite_layout
+
+        tasks = tuple(tasks)
+        bad = [t for t in tasks if t not in TASKS]
+        if not tasks or bad:
+            raise ValueError(f"unknown suite task(s) {bad or tasks}: expected some of "
+                             f"{', '.join(TASKS)}")
+        if teacher not in TEACHERS:
+            raise ValueError(f"the suite's teachers are {', '.join(TEACHERS)}, not {teacher!r}")
+        self.kinds, self.horizon, self.teacher = tasks, int(horizon), teacher
+        # Validation (model selection) may also run each task at other horizons: `TASK@H`.
+        self.valid_kinds = tasks + tuple(f"{t}@{int(h)}" for h in valid_horizons for t in tasks)
+        self.layout, self.tools = suite_layout(), None
+        self.settings = {"budget": self.horizon, "tasks": list(tasks)}
+        if valid_horizons:
+            self.settings["valid_horizons"] = [int(h) for h in valid_horizons]
+
+    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
+        from .vec_env import VecEnv
+
+        task, _, h = kind.partition("@")
+        return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group)
+
+    def labels(self, env) -> tuple[np.ndarray, int]:
+        return env.teacher_actions(self.teacher).astype(np.int64), 0
+
+
+def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: str = "valid",
+                   chunk: int = 64) -> list[dict]:
+    """One episode from a fresh reset in each of ``episodes`` environments of ``kind`` (seeds
+    ``seed`` ..), ``choose(env) -> templates`` acting: their :func:`episode_row`, in seed
+    order. Environments whose episode ended keep stepping (auto-reset) until all have ended;
+    what they do then is not counted."""
+    out = []
+    for at in range(0, episodes, chunk):
+        env = source.envs(kind, min(chunk, episodes - at), seed + at, split=split)
+        try:
+            rows: list[dict | None] = [None] * env.n
+            while any(r is None for r in rows):
+                done = env.step(choose(env))[3]
+                for i in np.flatnonzero(done):
+                    if rows[i] is None:
+                        rows[i] = episode_row(env.last_episode(int(i)))
+        finally:
+            env.close()
+        out += rows
+    return out
 
 
 def summary(rows: list[dict]) -> dict:
@@ -246,9 +308,28 @@ def summary(rows: list[dict]) -> dict:
             "violations": int(sum(x["violations"] for x in rows))}
 
 
-def validate(net, factory, settings, seed: int, episodes: int) -> dict:
-    return summary(run_episodes(factory, settings, lambda env: greedy(net, env.obs, env.mask),
-                                seed, episodes))
+def validate(net, source, seed: int, episodes: int) -> dict:
+    """Greedy episodes of every kind (the source's ``valid_kinds`` if it has them) on
+    validation seeds: the :func:`summary` of all of them, with each kind's success rate under
+    ``by_kind`` when there are several."""
+    rows, by_kind = [], {}
+    kinds = getattr(source, "valid_kinds", source.kinds)
+    for kind in kinds:
+        r = first_episodes(source, kind, lambda env: greedy(net, env.obs, env.mask), seed, episodes)
+        by_kind[kind] = round(float(np.mean([x["success"] for x in r])), 4)
+        rows += r
+    out = summary(rows)
+    if len(kinds) > 1:
+        out["by_kind"] = by_kind
+    return out
+
+
+def valid_fields(v: dict) -> dict:
+    """A validation's figures as log fields."""
+    out = {"valid_success": round(v["success_rate"], 4), "valid_reward": round(v["mean_reward"], 4),
+           "valid_harness": round(v["mean_harness_actions"], 3)}
+    out.update({f"valid_{k}": s for k, s in v.get("by_kind", {}).items()})
+    return out
 
 
 # --- The two stages --------------------------------------------------------------------------
@@ -303,12 +384,14 @@ def teacher_labels(env: HarnessEnv, teacher) -> tuple[np.ndarray, int]:
     return labels, refused
 
 
-def dagger(net, factory, settings, teacher, args, log, deadline: float, buf: Buffer, rng):
-    """Behaviour cloning with DAgger: the teacher labels the states the learner visits; the
-    teacher's share of the executed actions falls from 1 to 0 over the first half of the
-    rounds."""
+def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
+    """Behaviour cloning with DAgger: the teacher labels the states the learner visits (every
+    kind of the source, ``args.envs`` environments each); the teacher's share of the executed
+    actions falls from 1 to 0 over the first half of the rounds. Returns the checkpoints for
+    :func:`choose`."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    env = HarnessEnv(factory, args.envs, seed=TRAIN_SEED, **settings)
+    envs = [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k)
+            for k, kind in enumerate(source.kinds)]
     best = None
     try:
         for r in range(args.rounds):
@@ -316,35 +399,38 @@ def dagger(net, factory, settings, teacher, args, log, deadline: float, buf: Buf
             agree = seen = refused = 0
             eps = []
             for _ in range(args.round_steps):
-                labels, bad = teacher_labels(env, teacher)
-                refused += bad
-                ok = labels >= 0
-                buf.add(env.obs[ok], env.mask[ok], labels[ok])
-                mine = greedy(net, env.obs, env.mask).astype(np.int64)
-                agree += int((mine[ok] == labels[ok]).sum())
-                seen += int(ok.sum())
-                use_teacher = (rng.random(env.n) < beta) & ok
-                a = np.where(use_teacher, labels, mine).astype(np.uint32)
-                done = env.step(a)[3]
-                eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
+                for env in envs:
+                    labels, bad = source.labels(env)
+                    refused += bad
+                    ok = labels >= 0
+                    buf.add(env.obs[ok], env.mask[ok], labels[ok])
+                    mine = greedy(net, env.obs, env.mask).astype(np.int64)
+                    agree += int((mine[ok] == labels[ok]).sum())
+                    seen += int(ok.sum())
+                    use_teacher = (rng.random(env.n) < beta) & ok
+                    a = np.where(use_teacher, labels, mine).astype(np.uint32)
+                    done = env.step(a)[3]
+                    eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
             loss = fit(net, opt, buf, args.epochs, args.batch, rng)
-            v = validate(net, factory, settings, VALID_SEED, args.valid_episodes)
+            v = validate(net, source, VALID_SEED, args.valid_episodes)
             log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
                 agreement=round(agree / max(1, seen), 4), teacher_refused=refused,
                 train_success=round(float(np.mean([e["success"] for e in eps])), 3) if eps else None,
-                valid_success=round(v["success_rate"], 4), valid_reward=round(v["mean_reward"], 4),
-                valid_harness=round(v["mean_harness_actions"], 3))
+                train_harness=round(float(np.mean([e["harness"] for e in eps])), 3) if eps else None,
+                **valid_fields(v))
             best = select(best, v, net, ("dagger", r))
             if time.time() > deadline:
                 break
     finally:
-        env.close()
+        for env in envs:
+            env.close()
     return best
 
 
 def select(best, v: dict, net, tag):
     """Keeps a checkpoint (its weights and validation figures) for :func:`choose`."""
-    cand = {"success": v["success_rate"], "reward": v["mean_reward"], "tag": tag,
+    cand = {"success": v["success_rate"], "reward": v["mean_reward"],
+            "harness": v["mean_harness_actions"], "tag": tag,
             "state": {k: t.clone() for k, t in net.state_dict().items()}}
     if best is None:
         return {"all": [cand]}
@@ -407,49 +493,53 @@ def grpo_update(net, ref, opt, batch, epochs: int, minibatch: int, kl_coef: floa
     net.eval()
 
 
-def grpo(net, factory, settings, args, log, deadline: float, best, rng):
-    """Cost-aware GRPO: groups of ``group`` environments share a seed; each sampled episode's
+def grpo(net, source, args, log, deadline: float, best, rng):
+    """Cost-aware GRPO. Every iteration starts fresh environments: for each kind,
+    ``args.groups`` groups of ``args.group`` that share an organisation and a seed (new seeds
+    each iteration), each running one whole episode sampled from the policy. An episode's
     advantage is its return under the library's reward (success gates an efficiency bonus;
     every action, harness ones included, costs budget) against its group's mean, over the
-    group's standard deviation. A clipped ratio and a KL penalty to the stage-1 policy."""
+    group's standard deviation. A clipped ratio and a KL penalty to the policy GRPO started
+    from."""
     ref = Net(net.body[0].in_features, net.pi.out_features, net.pi.in_features)
     ref.load_state_dict(net.state_dict())
     ref.eval()
     opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
     G = args.group
-    env = HarnessEnv(factory, G * args.groups, seed=RL_SEED, group=G, **settings)
-    try:
-        for it in range(args.rl_iters):
-            if time.time() > deadline:
-                break
-            n = env.n
-            traj = [[] for _ in range(n)]
-            finished: list[dict | None] = [None] * n
-            while any(f is None for f in finished):
-                obs, mask = env.obs.copy(), env.mask.copy()
-                with torch.no_grad():
-                    logits, _ = net(tensor(obs), tensor(mask))
-                    dist = torch.distributions.Categorical(logits=logits)
-                    a = dist.sample()
-                    logp = dist.log_prob(a)
-                a_np = a.numpy().astype(np.uint32)
-                done = env.step(a_np)[3]
-                for i in range(n):
-                    if finished[i] is None:
-                        traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
-                        if done[i]:
-                            finished[i] = env.last_episode(i)
-            batch = group_advantages(traj, finished, G)
-            grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
-            v = validate(net, factory, settings, VALID_SEED, args.valid_episodes)
-            eps = [f for f in finished if f is not None]
-            log(stage=2, iteration=it, steps=len(batch),
-                train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),
-                train_success=round(float(np.mean([f["success"] for f in eps])), 3),
-                train_harness=round(float(np.mean([f["harness_actions"] for f in eps])), 3),
-                valid_success=round(v["success_rate"], 4), valid_reward=round(v["mean_reward"], 4),
-                valid_harness=round(v["mean_harness_actions"], 3))
-            best = select(best, v, net, ("grpo", it))
-    finally:
-        env.close()
+    for it in range(args.rl_iters):
+        if time.time() > deadline:
+            break
+        batch, eps = [], []
+        for kind in source.kinds:
+            env = source.envs(kind, G * args.groups, RL_SEED + it * args.groups, group=G)
+            try:
+                n = env.n
+                traj = [[] for _ in range(n)]
+                finished: list[dict | None] = [None] * n
+                while any(f is None for f in finished):
+                    obs, mask = env.obs.copy(), env.mask.copy()
+                    with torch.no_grad():
+                        logits, _ = net(tensor(obs), tensor(mask))
+                        dist = torch.distributions.Categorical(logits=logits)
+                        a = dist.sample()
+                        logp = dist.log_prob(a)
+                    a_np = a.numpy().astype(np.uint32)
+                    done = env.step(a_np)[3]
+                    for i in range(n):
+                        if finished[i] is None:
+                            traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
+                            if done[i]:
+                                finished[i] = env.last_episode(i)
+            finally:
+                env.close()
+            batch += group_advantages(traj, finished, G)
+            eps += finished
+        grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
+        v = validate(net, source, VALID_SEED, args.valid_episodes)
+        log(stage=2, iteration=it, steps=len(batch),
+            train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),
+            train_success=round(float(np.mean([f["success"] for f in eps])), 3),
+            train_harness=round(float(np.mean([f["harness_actions"] for f in eps])), 3),
+            **valid_fields(v))
+        best = select(best, v, net, ("grpo", it))
     return best

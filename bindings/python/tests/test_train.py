@@ -230,3 +230,31 @@ def test_the_commands_say_what_is_wrong(tmp_path, capsys):
     assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", SEEDS,
                           "--min-success", "0.5"]) == 1
     assert "below the bar" in capsys.readouterr().err
+
+
+def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
+    """`--suite` runs the generic stages on the suite's own simulations (how the shipped
+    generalist is made): every task is a kind of environment, validated separately."""
+    out = tmp_path / "suite.onnx"
+    assert train.main(["--suite", "records,migration", "--teacher", "lean", "--out", str(out),
+                       "--smoke", "--quiet", "--horizon", "40"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "suite.train.jsonl").read_text().splitlines()]
+    assert rows[0]["world"] == "suite:records,migration" and rows[0]["actions"] == 348
+    stage1 = [r for r in rows if r.get("stage") == 1]
+    assert stage1 and all("valid_records" in r and "valid_migration" in r for r in stage1)
+    # The library's teacher labels every state it is asked about: one sample per environment
+    # and step, each task's environments alike (4 of each in smoke, 20 steps a round).
+    assert all(r["teacher_refused"] == 0 for r in stage1)
+    assert stage1[0]["samples"] == 2 * 4 * 20
+    assert rows[-1]["load_check"].startswith("ok")
+    record = json.loads((tmp_path / "suite.json").read_text())
+    assert record["settings"] == {"budget": 40, "tasks": ["records", "migration"]}
+    # What the suite cannot do is said before training.
+    for argv, says in [
+        (["--suite", "records,payroll", "--teacher", "lean"], "unknown suite task(s) ['payroll']"),
+        (["--suite", "records", "--teacher", "static"], "teachers are lean, oracle"),
+        (["--suite", "records", "--demos", str(tmp_path / "d.jsonl")], "--suite trains from a library teacher"),
+    ]:
+        assert train.main(argv + ["--out", str(tmp_path / "x.onnx")]) == 2
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
