@@ -200,6 +200,16 @@ mod onnx {
         pub(crate) graph: Option<Graph>,
         #[prost(message, repeated, tag = "8")]
         pub(crate) opset_import: Vec<OpSet>,
+        #[prost(message, repeated, tag = "14")]
+        pub(crate) metadata_props: Vec<Entry>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Entry {
+        #[prost(string, tag = "1")]
+        pub(crate) key: String,
+        #[prost(string, tag = "2")]
+        pub(crate) value: String,
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -230,6 +240,8 @@ mod onnx {
         pub(crate) input: Vec<String>,
         #[prost(string, repeated, tag = "2")]
         pub(crate) output: Vec<String>,
+        #[prost(string, tag = "3")]
+        pub(crate) name: String,
         #[prost(string, tag = "4")]
         pub(crate) op_type: String,
     }
@@ -248,16 +260,60 @@ mod onnx {
     pub(crate) struct ValueInfo {
         #[prost(string, tag = "1")]
         pub(crate) name: String,
+        #[prost(message, optional, tag = "2")]
+        pub(crate) r#type: Option<Type>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Type {
+        #[prost(message, optional, tag = "1")]
+        pub(crate) tensor: Option<TensorType>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct TensorType {
+        #[prost(int32, tag = "1")]
+        pub(crate) elem_type: i32,
+        #[prost(message, optional, tag = "2")]
+        pub(crate) shape: Option<Shape>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Shape {
+        #[prost(message, repeated, tag = "1")]
+        pub(crate) dim: Vec<Dim>,
+    }
+
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Dim {
+        #[prost(int64, optional, tag = "1")]
+        pub(crate) value: Option<i64>,
+    }
+
+    /// A float tensor type of these dimensions.
+    pub(crate) fn f32_tensor(dims: &[i64]) -> Option<Type> {
+        Some(Type {
+            tensor: Some(TensorType {
+                elem_type: 1,
+                shape: Some(Shape {
+                    dim: dims.iter().map(|&d| Dim { value: Some(d) }).collect(),
+                }),
+            }),
+        })
     }
 
     /// `obs` → Identity → `logits`, opset 13; `extra` changes it into a bad file.
     pub(crate) fn model(extra: impl FnOnce(&mut Graph)) -> Vec<u8> {
         use prost::Message as _;
-        let io = |n: &str| ValueInfo { name: n.into() };
+        let io = |n: &str| ValueInfo {
+            name: n.into(),
+            r#type: None,
+        };
         let mut graph = Graph {
             node: vec![Node {
                 input: vec!["obs".into()],
                 output: vec!["logits".into()],
+                name: String::new(),
                 op_type: "Identity".into(),
             }],
             name: "bad".into(),
@@ -273,8 +329,18 @@ mod onnx {
                 domain: String::new(),
                 version: 13,
             }],
+            metadata_props: vec![],
         }
         .encode_to_vec()
+    }
+
+    /// `model` with the `evoharness.*` metadata of the ONNX file `of`: a file that passes
+    /// the contract check, so that its graph reaches the inference engine.
+    pub(crate) fn with_metadata_of(model: Vec<u8>, of: &[u8]) -> Vec<u8> {
+        use prost::Message as _;
+        let mut m = Model::decode(&model[..]).expect("a model made here");
+        m.metadata_props = Model::decode(of).expect("an ONNX file").metadata_props;
+        m.encode_to_vec()
     }
 }
 
@@ -407,10 +473,24 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
         onnx::model(|g| {
             g.output.push(onnx::ValueInfo {
                 name: "ghost".into(),
+                r#type: None,
             })
         }),
     );
     add("policy/no-metadata.onnx", onnx::model(|_| {}));
+    // Found by the `policy` fuzz target: tract's error quotes the node, and a NUL in it
+    // aborted the process inside ort-sys (vendor/ort-sys.patch).
+    add(
+        "policy/nul-in-node.onnx",
+        onnx::with_metadata_of(
+            onnx::model(|g| {
+                g.input[0].r#type = onnx::f32_tensor(&[1, 4]);
+                g.node[0].name = "na\0me".into();
+                g.node[0].op_type = "No\0SuchOp".into();
+            }),
+            &std::fs::read(fixture("mlp.onnx")).expect("mlp.onnx"),
+        ),
+    );
     files
 }
 
