@@ -66,7 +66,7 @@ const HEAD: usize = 4 + 2 + 4;
 const TAIL: usize = 4;
 
 /// The same CRC-32 as core's workspace snapshots.
-static CRC32: crc::Crc<u32, crc::Table<1>> =
+pub(crate) static CRC32: crc::Crc<u32, crc::Table<1>> =
     crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
 pub(crate) static CRC64: crc::Crc<u64, crc::Table<1>> =
     crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
@@ -362,26 +362,35 @@ impl<'a> Checkpoint<'a> {
     }
 }
 
-/// Reads the body's fields; running out is `Malformed` (the checksum passed, so the writer
-/// wrote it that way).
-struct Reader<'a>(&'a [u8]);
+/// Reads the fields of a checksummed body (a checkpoint's, an experience store's); running out
+/// is [`Malformed`] (the checksum passed, so the writer wrote it that way).
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
+
+/// A body field that is not there: names it.
+pub(crate) struct Malformed(pub(crate) &'static str);
+
+impl From<Malformed> for CheckpointError {
+    fn from(m: Malformed) -> Self {
+        CheckpointError::Malformed(m.0)
+    }
+}
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CheckpointError> {
+    pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], Malformed> {
         if self.0.len() < n {
-            return Err(CheckpointError::Malformed(what));
+            return Err(Malformed(what));
         }
         let (head, rest) = self.0.split_at(n);
         self.0 = rest;
         Ok(head)
     }
 
-    fn u32(&mut self, what: &'static str) -> Result<u32, CheckpointError> {
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, Malformed> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn u64(&mut self, what: &'static str) -> Result<u64, CheckpointError> {
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64, Malformed> {
         let b = self.take(8, what)?;
         let mut a = [0; 8];
         a.copy_from_slice(b);
