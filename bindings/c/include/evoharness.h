@@ -70,6 +70,12 @@
 #define EVOHARNESS_FRAME_MAX 420
 
 /**
+ * The largest budget of an experience store (and of a store file: its table is allocated up
+ * front).
+ */
+#define EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX 65536
+
+/**
  * The longest cursor a world may save, in bytes (16 MiB).
  */
 #define EVOHARNESS_CURSOR_MAX (16 << 20)
@@ -1934,7 +1940,8 @@ evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agen
                                              const struct evoharness_workspace **out);
 
 /**
- * Makes an empty store that holds at most `budget` lessons (1 to 65536); on success `*out`
+ * Makes an empty store that holds at most `budget` lessons (1 to
+ * `EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX`); on success `*out`
  * is a new store that the caller owns. Its table is allocated here, once.
  *
  * Errors: `NULL_ARGUMENT`; `CONFIG` for a budget out of range.

@@ -29,6 +29,13 @@ impl Castable for evoharness_experience_store {
     type Rust = ExperienceStore;
 }
 
+/// The largest budget of an experience store (and of a store file: its table is allocated up
+/// front).
+pub const EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX: usize = 65536;
+
+// The header's number is the runtime's, checked when this crate compiles.
+const _: () = assert!(EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX == ExperienceStore::MAX_BUDGET);
+
 fn refused(e: StoreError) -> Error {
     Error::new(
         evoharness_status::ExperienceStore,
@@ -36,7 +43,8 @@ fn refused(e: StoreError) -> Error {
     )
 }
 
-/// Makes an empty store that holds at most `budget` lessons (1 to 65536); on success `*out`
+/// Makes an empty store that holds at most `budget` lessons (1 to
+/// `EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX`); on success `*out`
 /// is a new store that the caller owns. Its table is allocated here, once.
 ///
 /// Errors: `NULL_ARGUMENT`; `CONFIG` for a budget out of range.

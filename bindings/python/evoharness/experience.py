@@ -86,7 +86,8 @@ def _value(v) -> _Value:
 
 
 class ExperienceStore:
-    """A library of lessons under a budget (the most it holds, 1 to 65536), evicting the
+    """A library of lessons under a budget (the most it holds, 1 to
+    ``EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX``, 65536), evicting the
     least-frequently-useful lesson when full. Errors raise :class:`~evoharness.EvoharnessError`
     (``status`` 18 for bytes or a file that are not a valid store)."""
 
