@@ -1,7 +1,7 @@
 //! The bad-input corpus: `tests/bad_inputs/`, one folder per class of untrusted input (wire
-//! frames, workspace snapshots, agent checkpoints, policy files; C-call misuse is
-//! `c/misuse.c`, run by `c_abi.rs`), each file listed in `tests/bad_inputs/expected.tsv` with
-//! the exact typed error it must get. Every file must be refused with exactly that error, and
+//! frames, workspace snapshots, agent checkpoints, experience stores, policy files; C-call
+//! misuse is `c/misuse.c`, run by `c_abi.rs`), each file listed in
+//! `tests/bad_inputs/expected.tsv` with the exact typed error it must get. Every file must be refused with exactly that error, and
 //! refusing it must change nothing.
 //!
 //! The binary files are written by [`write_the_corpus`] (ignored; run it to regenerate them
@@ -18,8 +18,10 @@ use std::path::PathBuf;
 use evoharness_core::{
     Action, Arg, Config, Frame, HeapWorkspace, Key, KeyArg, Message, Text, Track, ValueRef,
 };
+use evoharness_runtime::checkpoint::Checkpoint;
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, CheckpointError, Error, FixtureWorld, Policy, PolicyBuilder,
+    Agent, AgentConfig, Backend, CheckpointError, Error, ExperienceStore, FixtureWorld, Policy,
+    PolicyBuilder,
 };
 
 fn corpus() -> PathBuf {
@@ -122,6 +124,12 @@ fn refusal(path: &str, bytes: &[u8]) -> String {
             );
             runtime_error(&refused.error)
         }
+        "experience_store" => {
+            let e = ExperienceStore::from_bytes(bytes)
+                .err()
+                .unwrap_or_else(|| panic!("{path} was read"));
+            format!("{e:?}")
+        }
         "policy" => {
             let e = PolicyBuilder::new()
                 .backend(Backend::Tract)
@@ -152,7 +160,13 @@ fn every_bad_input_gets_its_exact_typed_error() {
     }
     assert!(wrong.is_empty(), "{wrong}");
     // Every class has at least one file, and every file is listed.
-    for class in ["frame", "snapshot", "checkpoint", "policy"] {
+    for class in [
+        "frame",
+        "snapshot",
+        "checkpoint",
+        "experience_store",
+        "policy",
+    ] {
         let files: Vec<_> = std::fs::read_dir(corpus().join(class))
             .unwrap_or_else(|e| panic!("{class}: {e}"))
             .map(|e| {
@@ -436,6 +450,94 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
         "checkpoint/another-policy.bin",
         checkpoint_of("recurrent.onnx"),
     );
+
+    // Experience stores (the runtime's experience_store module), read on their own and inside
+    // a checkpoint.
+    let mut store = ExperienceStore::new(4).expect("a budget");
+    for (t, r) in [("E429", 1), ("E500", 2), ("E503", 1)] {
+        store.note(
+            evoharness_core::Value::text(t).expect("a text"),
+            evoharness_core::Value::Int(r),
+        );
+    }
+    store.rate(&evoharness_core::Value::text("E500").expect("a text"), true);
+    let good = store.to_bytes();
+    // A store body with a good checksum, as a writer could not have made it.
+    let reframed = |body: &[u8]| {
+        let mut b = good[..6].to_vec();
+        b.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        b.extend_from_slice(body);
+        let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    };
+    let body = &good[10..good.len() - 4];
+    add("experience_store/empty.bin", vec![]);
+    add("experience_store/bad-magic.bin", {
+        let mut b = good.clone();
+        b[3] = b'X';
+        b
+    });
+    add(
+        "experience_store/truncated.bin",
+        good[..good.len() / 2].to_vec(),
+    );
+    add("experience_store/version-9.bin", {
+        let mut b = good.clone();
+        b[4..6].copy_from_slice(&9u16.to_le_bytes());
+        b
+    });
+    add("experience_store/checksum.bin", {
+        let mut b = good.clone();
+        b[16] ^= 0x01;
+        b
+    });
+    add(
+        "experience_store/trailing-bytes.bin",
+        [&good[..], b"!"].concat(),
+    );
+    add("experience_store/over-budget.bin", {
+        // The count (3) above a budget of 2.
+        let mut b = body.to_vec();
+        b[..4].copy_from_slice(&2u32.to_le_bytes());
+        reframed(&b)
+    });
+    add("experience_store/budget-too-large.bin", {
+        let mut b = body.to_vec();
+        b[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        reframed(&b)
+    });
+    add("experience_store/lessons-out-of-order.bin", {
+        // The first lesson ("E429": 6 + 2 + 12 bytes) moved after the others.
+        let lessons = &body[12..];
+        let first = 6 + 2 + 12;
+        let mut b = body[..12].to_vec();
+        b.extend_from_slice(&lessons[first..]);
+        b.extend_from_slice(&lessons[..first]);
+        reframed(&b)
+    });
+    add("checkpoint/experience-store-checksum.bin", {
+        let mut agent = Agent::new(
+            policy("mlp.onnx"),
+            FixtureWorld::new(),
+            AgentConfig::default(),
+        )
+        .expect("an agent");
+        agent.set_experience_store(store.clone());
+        agent.run(5).expect("steps");
+        let mut ckpt = Vec::new();
+        agent.checkpoint_bytes(&mut ckpt).expect("a checkpoint");
+        let c = Checkpoint::decode(&ckpt).expect("a good checkpoint");
+        let mut bad_store = c.store.expect("a store").to_vec();
+        bad_store[16] ^= 0x01;
+        let mut out = Vec::new();
+        Checkpoint {
+            store: Some(&bad_store),
+            ..c
+        }
+        .encode(&mut out);
+        out
+    });
 
     // Policy files: refused before any inference session exists (the runtime's limits
     // module), or by the contract check.

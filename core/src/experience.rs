@@ -12,6 +12,12 @@
 //! - **consolidate** evicts the least-frequently-useful lessons until at most `keep` remain
 //!   (at most [`REMOVE_MAX`](crate::REMOVE_MAX) per action): lowest `helpful - harmful` first,
 //!   then fewest uses, then least recently used, then the lower slot.
+//!
+//! A workspace's Experience can be the *working set* of a larger library kept outside it (the
+//! runtime's experience store): [`Workspace::load_lesson`](crate::Workspace::load_lesson) brings
+//! a lesson in ahead of a recall, and [`Lesson::recall_cmp`], [`Lesson::evict_cmp`] and
+//! [`Value::match_rank`] are public so that such a library orders lessons exactly as recall and
+//! consolidation do.
 
 use core::cmp::Ordering;
 
@@ -56,16 +62,20 @@ impl Lesson {
         n as f32 / d as f32
     }
 
-    /// Recall order: `Less` means `self` ranks before `other` (given equal match rank).
-    fn recall_cmp(&self, other: &Lesson) -> Ordering {
+    /// Recall order: `Less` means `self` ranks before `other` (given equal match rank): higher
+    /// usefulness first, then more uses. Ties are left to the caller (the workspace takes the
+    /// lower slot).
+    pub fn recall_cmp(&self, other: &Lesson) -> Ordering {
         let (an, ad) = self.usefulness();
         let (bn, bd) = other.usefulness();
         // Exact comparison of fractions: a/b > c/d  <=>  a*d > c*b (products of 17-bit numbers fit u64).
         (bn * ad).cmp(&(an * bd)).then(other.uses.cmp(&self.uses))
     }
 
-    /// Eviction order: `Less` means `self` is evicted before `other`.
-    fn evict_cmp(&self, other: &Lesson) -> Ordering {
+    /// Eviction order: `Less` means `self` is evicted before `other`: lower
+    /// `helpful - harmful` first, then fewer uses, then an older `last_use`. Ties are left to
+    /// the caller (the workspace takes the lower slot).
+    pub fn evict_cmp(&self, other: &Lesson) -> Ordering {
         let net = |l: &Lesson| i32::from(l.helpful) - i32::from(l.harmful);
         net(self)
             .cmp(&net(other))
@@ -81,6 +91,29 @@ pub struct Recalled {
     pub slot: u16,
     /// `rank + usefulness`: 2.x for an exact match, 1.x for a prefix match.
     pub score: f32,
+}
+
+/// What [`Workspace::load_lesson`](crate::Workspace::load_lesson) did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    /// A lesson with that trigger was there: its remedy and counters were replaced.
+    Updated {
+        /// Its slot.
+        slot: u16,
+    },
+    /// The lesson was added in a free slot.
+    Added {
+        /// Its slot.
+        slot: u16,
+    },
+    /// Experience was full: `evicted`, the weakest lesson whose trigger does not match the
+    /// query, was removed (the lessons after it moved down one slot) and the lesson added last.
+    Replaced {
+        /// The new lesson's slot.
+        slot: u16,
+        /// The lesson that made room.
+        evicted: Lesson,
+    },
 }
 
 /// The Experience part of a workspace.
@@ -162,13 +195,47 @@ impl<S: Slots<Lesson>> Experience<S> {
 
     /// The slot that consolidation would evict next, if any.
     pub(crate) fn weakest(&self) -> Option<usize> {
+        self.weakest_where(|_| true)
+    }
+
+    /// The weakest lesson among those `keep` accepts (the lower slot on ties).
+    fn weakest_where(&self, keep: impl Fn(&Lesson) -> bool) -> Option<usize> {
         let lessons = self.lessons();
-        (0..lessons.len()).reduce(|a, b| {
-            if lessons[b].evict_cmp(&lessons[a]) == Ordering::Less {
-                b
-            } else {
-                a
-            }
+        (0..lessons.len())
+            .filter(|&i| keep(&lessons[i]))
+            .reduce(|a, b| {
+                if lessons[b].evict_cmp(&lessons[a]) == Ordering::Less {
+                    b
+                } else {
+                    a
+                }
+            })
+    }
+
+    /// See [`Workspace::load_lesson`](crate::Workspace::load_lesson).
+    pub(crate) fn load(&mut self, lesson: Lesson, query: &Value) -> Result<Loaded, Lesson> {
+        // Slots fit u16: capacities do.
+        if let Some(i) = self.find(&lesson.trigger) {
+            let l = &mut self.table.as_mut_slice()[i];
+            l.remedy = lesson.remedy;
+            l.helpful = lesson.helpful;
+            l.harmful = lesson.harmful;
+            l.uses = lesson.uses;
+            l.noted = lesson.noted;
+            return Ok(Loaded::Updated { slot: i as u16 });
+        }
+        if !self.table.is_full() {
+            let slot = self.table.push(lesson)?;
+            return Ok(Loaded::Added { slot: slot as u16 });
+        }
+        let Some(i) = self.weakest_where(|l| l.trigger.match_rank(query) == 0) else {
+            return Err(lesson);
+        };
+        let evicted = self.table.remove(i);
+        let slot = self.table.push(lesson)?;
+        Ok(Loaded::Replaced {
+            slot: slot as u16,
+            evicted,
         })
     }
 }

@@ -86,7 +86,7 @@ pub use action::{
 };
 pub use belief::{Belief, Fact, Provenance};
 pub use event::{Event, EventBuf, EventError, EventKind, Field, FieldBuf};
-pub use experience::{Experience, Lesson, Recalled};
+pub use experience::{Experience, Lesson, Loaded, Recalled};
 pub use obs::{Layout, Template};
 pub use progress::{Progress, Status, Step, StepVerb};
 pub use snapshot::SnapshotError;

@@ -13,6 +13,7 @@ use core::fmt;
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::{Serialize, Serializer};
 
+use crate::wire::DecodeError;
 use crate::{KEY_MAX, TEXT_MAX};
 
 /// A string or byte string was longer than its bound.
@@ -263,8 +264,9 @@ impl Value {
     }
 
     /// Whether this value equals `query` or one of them, as text or bytes, starts with the
-    /// other. Used by experience recall: 2 for equal, 1 for a prefix relation, 0 otherwise.
-    pub(crate) fn match_rank(&self, query: &Value) -> u8 {
+    /// other: 2 for equal ([`Value::same`]), 1 for a non-empty prefix relation, 0 otherwise.
+    /// Experience recall ranks triggers by it, in a workspace and in a runtime's store alike.
+    pub fn match_rank(&self, query: &Value) -> u8 {
         if self.same(query) {
             return 2;
         }
@@ -278,6 +280,34 @@ impl Value {
         } else {
             0
         }
+    }
+}
+
+impl Value {
+    /// The longest postcard encoding of a value, in bytes.
+    pub const ENCODED_MAX: usize = <Value as crate::max::MaxEncoded>::BOUND;
+
+    /// The value's postcard encoding (as in frames and snapshots, see `PROTOCOL.md`), written
+    /// into `buf`. It is canonical: two values have equal encodings exactly when they are
+    /// [`same`](Value::same) (floats by their bits), so the bytes serve as a total, hashable
+    /// key and a deterministic order.
+    pub fn encode<'b>(&self, buf: &'b mut [u8; Value::ENCODED_MAX]) -> &'b [u8] {
+        // `ENCODED_MAX` bounds every value (tested in `max`): this cannot run out of room.
+        match postcard::to_slice(self, buf) {
+            Ok(b) => b,
+            Err(_) => &[],
+        }
+    }
+
+    /// Decodes one value from the front of untrusted `bytes`; returns it and the bytes after
+    /// it. Never panics: bytes that end early are [`DecodeError::Truncated`], anything else
+    /// that is not a value (a bad kind, overlong or non-UTF-8 text) is
+    /// [`DecodeError::Malformed`].
+    pub fn decode_prefix(bytes: &[u8]) -> Result<(Value, &[u8]), DecodeError> {
+        postcard::take_from_bytes(bytes).map_err(|e| match e {
+            postcard::Error::DeserializeUnexpectedEnd => DecodeError::Truncated,
+            _ => DecodeError::Malformed,
+        })
     }
 }
 
@@ -360,6 +390,39 @@ mod tests {
         let enc = postcard::to_slice(long.as_str(), &mut buf).unwrap();
         assert!(postcard::from_bytes::<Key<'_>>(enc).is_err());
         assert!(postcard::from_bytes::<Text<'_>>(enc).is_ok());
+    }
+
+    #[test]
+    fn encodings_are_canonical_and_decode_back() {
+        let vals = [
+            Value::Bool(false),
+            Value::Int(i64::MIN),
+            Value::Float(0.0),
+            Value::Float(-0.0),
+            Value::Float(f64::NAN),
+            Value::text("").unwrap(),
+            Value::bytes(b"").unwrap(),
+            Value::text(&"x".repeat(TEXT_MAX)).unwrap(),
+        ];
+        let mut a = [0; Value::ENCODED_MAX];
+        let mut b = [0; Value::ENCODED_MAX];
+        for (i, v) in vals.iter().enumerate() {
+            let ea = v.encode(&mut a);
+            assert!(!ea.is_empty());
+            let (back, rest) = Value::decode_prefix(ea).unwrap();
+            assert!(back.same(v) && rest.is_empty());
+            for (j, w) in vals.iter().enumerate() {
+                assert_eq!(i == j, ea == w.encode(&mut b), "{v:?} {w:?}");
+            }
+            assert_eq!(
+                Value::decode_prefix(&ea[..ea.len() - 1]).unwrap_err(),
+                DecodeError::Truncated
+            );
+        }
+        assert_eq!(
+            Value::decode_prefix(&[9]).unwrap_err(),
+            DecodeError::Malformed
+        );
     }
 
     #[test]

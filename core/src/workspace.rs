@@ -13,7 +13,7 @@ use crate::action::{
 };
 use crate::belief::{Belief, Fact, Provenance};
 use crate::event::{Event, EventBuf};
-use crate::experience::{Experience, Lesson};
+use crate::experience::{Experience, Lesson, Loaded};
 use crate::progress::{Progress, Status, Step, StepVerb};
 use crate::storage::{Inline, Storage};
 use crate::value::{KeyBuf, Value, copy_key};
@@ -274,6 +274,27 @@ impl<St: Storage> Workspace<St> {
         self.spent = 0;
         self.finished = None;
         self.last_act = None;
+    }
+
+    /// The value `arg` points at now (what an action taking it would use).
+    pub fn resolve(&self, arg: &Arg<'_>) -> Result<Value, ApplyError> {
+        Ok(self.value(arg)?.0)
+    }
+
+    /// Brings a lesson from outside the workspace (a runtime's experience store behind this
+    /// working set) into Experience, with its remedy and counters, ahead of a recall of
+    /// `query`. Not an action: it costs nothing and does not advance the clock.
+    ///
+    /// A lesson with the same trigger takes the new remedy and counters in its slot; otherwise
+    /// the lesson goes into a free slot; when Experience is full, the weakest lesson (in
+    /// consolidation's order) whose trigger does not match `query` is evicted to make room,
+    /// so that lessons loaded for one recall never push each other out. If every lesson
+    /// matches `query`, the lesson is handed back. A loaded lesson is dated now
+    /// (`last_use`) and not marked recalled. Deterministic; triggers stay unique.
+    pub fn load_lesson(&mut self, mut lesson: Lesson, query: &Value) -> Result<Loaded, Lesson> {
+        lesson.last_use = self.clock;
+        lesson.recalled = false;
+        self.experience.load(lesson, query)
     }
 
     /// Applies one action: see the [module docs](self). Deterministic, total, and a refused
@@ -764,5 +785,69 @@ where
             progress: self.progress.clone(),
             experience: self.experience.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(trigger: &str, remedy: i64, helpful: u16) -> Lesson {
+        Lesson {
+            trigger: Value::text(trigger).unwrap(),
+            remedy: Value::Int(remedy),
+            helpful,
+            noted: 1,
+            ..Lesson::default()
+        }
+    }
+
+    #[test]
+    fn load_lesson_updates_adds_then_evicts_the_weakest_lesson_off_the_query() {
+        let mut ws = InlineWorkspace::<2, 2, 3>::new(Config::new(1, 100)).unwrap();
+        let q = Value::text("E4").unwrap();
+        assert_eq!(
+            ws.load_lesson(lesson("E429", 1, 0), &q),
+            Ok(Loaded::Added { slot: 0 })
+        );
+        assert_eq!(
+            ws.load_lesson(lesson("X1", 2, 3), &q),
+            Ok(Loaded::Added { slot: 1 })
+        );
+        assert_eq!(
+            ws.load_lesson(lesson("X2", 3, 1), &q),
+            Ok(Loaded::Added { slot: 2 })
+        );
+        // Same trigger: new remedy and counters, same slot.
+        assert_eq!(
+            ws.load_lesson(lesson("X1", 9, 2), &q),
+            Ok(Loaded::Updated { slot: 1 })
+        );
+        let x1 = &ws.experience().lessons()[1];
+        assert_eq!((x1.remedy.clone(), x1.helpful), (Value::Int(9), 2));
+        // Full: E429 is the weakest but matches the query, so X2 (net 1 < 2) makes room.
+        let Ok(Loaded::Replaced { slot, evicted }) = ws.load_lesson(lesson("E401", 4, 0), &q)
+        else {
+            panic!("expected a replacement");
+        };
+        assert_eq!((slot, evicted.trigger), (2, Value::text("X2").unwrap()));
+        assert_eq!(
+            ws.load_lesson(lesson("E402", 5, 0), &q),
+            Ok(Loaded::Replaced {
+                slot: 2,
+                evicted: Lesson {
+                    last_use: 0,
+                    ..lesson("X1", 9, 2)
+                },
+            })
+        );
+        // Every lesson matches the query now: the lesson is handed back, nothing changes.
+        let before: heapless::Vec<Lesson, 3> = ws.experience().lessons().iter().cloned().collect();
+        let back = ws.load_lesson(lesson("E403", 6, 0), &q).unwrap_err();
+        assert_eq!(back.trigger, Value::text("E403").unwrap());
+        assert_eq!(ws.experience().lessons(), &before[..]);
+        // Loading is not an action: no clock tick, no budget.
+        assert_eq!((ws.clock(), ws.spent()), (0, 0));
+        assert!(ws.experience().lessons().iter().all(|l| !l.recalled));
     }
 }

@@ -273,15 +273,28 @@ pub fn reframe(data: &[u8]) -> Option<Vec<u8>> {
     if data.len() < HEAD + TAIL || data[..4] != checkpoint::MAGIC {
         return None;
     }
-    let mut fixed = frame(&data[HEAD..data.len() - TAIL]);
+    // A version this runtime reads keeps its body layout; anything else becomes the current.
+    let version = u16::from_le_bytes([data[4], data[5]]);
+    let version = if (1..=checkpoint::FORMAT).contains(&version) {
+        version
+    } else {
+        checkpoint::FORMAT
+    };
+    let mut fixed = frame_version(version, &data[HEAD..data.len() - TAIL]);
     let inner = Checkpoint::decode(&fixed).ok().and_then(|c| {
-        let ws = crate::decode::reframe(c.workspace)?;
+        let ws = crate::decode::reframe(c.workspace);
+        let store = c.store.and_then(reframe_store);
+        if ws.is_none() && store.is_none() {
+            return None;
+        }
         let mut out = Vec::new();
         Checkpoint {
-            workspace: &ws,
+            workspace: ws.as_deref().unwrap_or(c.workspace),
+            store: store.as_deref().or(c.store),
             ..c
         }
         .encode(&mut out);
+        // `encode` writes the current version: a version-1 body gains the store flag.
         Some(out)
     });
     if let Some(out) = inner {
@@ -290,12 +303,34 @@ pub fn reframe(data: &[u8]) -> Option<Vec<u8>> {
     (fixed != data).then_some(fixed)
 }
 
-/// A checkpoint around `body`: magic, format, length, body, checksum.
+/// An experience store (inside a checkpoint) with its framing made right around its body;
+/// `None` if it does not start with the store's magic or needs no change.
+pub fn reframe_store(data: &[u8]) -> Option<Vec<u8>> {
+    use evoharness_runtime::experience_store as store;
+    if data.len() < HEAD + TAIL || data[..4] != store::MAGIC {
+        return None;
+    }
+    let body = &data[HEAD..data.len() - TAIL];
+    let len = u32::try_from(body.len()).expect("a body under 4 GiB");
+    let mut out = store::MAGIC.to_vec();
+    out.extend(store::FORMAT.to_le_bytes());
+    out.extend(len.to_le_bytes());
+    out.extend(body);
+    out.extend(crate::decode::crc32(&out).to_le_bytes());
+    (out != data).then_some(out)
+}
+
+/// A checkpoint around `body`: magic, the current format, length, body, checksum.
 pub fn frame(body: &[u8]) -> Vec<u8> {
+    frame_version(checkpoint::FORMAT, body)
+}
+
+/// A checkpoint of format `version` around `body`.
+pub fn frame_version(version: u16, body: &[u8]) -> Vec<u8> {
     let len = u32::try_from(body.len()).expect("a body under 4 GiB");
     let mut out = Vec::with_capacity(HEAD + body.len() + TAIL);
     out.extend(checkpoint::MAGIC);
-    out.extend(checkpoint::FORMAT.to_le_bytes());
+    out.extend(version.to_le_bytes());
     out.extend(len.to_le_bytes());
     out.extend(body);
     out.extend(crate::decode::crc32(&out).to_le_bytes());
@@ -338,6 +373,7 @@ pub fn with_cursor(cursor: &[u8]) -> Vec<u8> {
         state: checkpoint::State::default(),
         world: Some(cursor),
         workspace: &[],
+        store: None,
     };
     let mut out = Vec::new();
     c.encode(&mut out);

@@ -13,6 +13,7 @@
 //! | [`apply_fast`] | one small inline workspace, many actions per input, only cheap checks per action |
 //! | [`c_abi`] | the C ABI driven from bytes: hostile lengths, buffers, strings, frames, snapshots, checkpoints, policy files; a handle table |
 //! | [`checkpoint`] | untrusted bytes resumed as a suite agent's checkpoint |
+//! | [`experience_store`] | untrusted bytes read as an experience store; merges and operations on what was read |
 //! | [`policy`] | untrusted bytes loaded as a policy file through tract, and run once |
 //! | [`session`] | one scripted task that uses every action and outcome, for seeds and baselines |
 //! | [`seeds`] | the checked-in seed corpus, generated (`cargo run --example seeds`) |
@@ -25,6 +26,7 @@ pub mod apply_fast;
 pub mod c_abi;
 pub mod checkpoint;
 pub mod decode;
+pub mod experience_store;
 pub mod policy;
 pub mod seeds;
 pub mod session;

@@ -18,6 +18,7 @@
 //! - `checkpoint`: the setup byte and the checkpoint of a suite agent driven by the lean
 //!   harness ([`checkpoint::seed`]), for every task kind, at its start, after a few steps, and
 //!   at its end; and a checkpoint whose world cursor is garbage.
+//! - `experience_store`: stores of every value kind, empty, at their budget, after merges.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -37,11 +38,12 @@ use crate::session::{self, Item};
 use crate::{c_abi, checkpoint};
 
 /// The fuzz targets, each with a corpus in `corpus/<target>/`.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "decode",
     "apply",
     "apply_fast",
     "checkpoint",
+    "experience_store",
     "c_abi",
     "policy",
 ];
@@ -69,6 +71,7 @@ pub fn all() -> Vec<Seed> {
     seeds.extend(apply_seeds());
     seeds.extend(apply_fast_seeds());
     seeds.extend(checkpoint_seeds());
+    seeds.extend(experience_store_seeds());
     seeds.extend(c_abi_seeds());
     seeds.extend(policy_seeds());
     seeds
@@ -742,6 +745,52 @@ fn c_abi_seeds() -> Vec<Seed> {
     seeds
 }
 
+/// `experience_store` inputs: valid stores, so that mutations start inside the format.
+fn experience_store_seeds() -> Vec<Seed> {
+    use evoharness_core::Value;
+    use evoharness_runtime::ExperienceStore;
+
+    let store = |budget: usize, lessons: &[(Value, i64)]| {
+        let mut s = ExperienceStore::new(budget).expect("a budget");
+        for (i, (t, r)) in lessons.iter().enumerate() {
+            s.note(t.clone(), Value::Int(*r));
+            if i % 2 == 0 {
+                s.rate(t, i % 4 == 0);
+            }
+            if i % 3 == 0 {
+                s.count_use(t);
+            }
+        }
+        s
+    };
+    let kinds = [
+        (Value::Bool(true), 1),
+        (Value::Int(-429), 2),
+        (Value::Float(0.5), 3),
+        (Value::Float(f64::NAN), 4),
+        (Value::text("E429").expect("short"), 5),
+        (Value::bytes(&[0, 255]).expect("short"), 6),
+        (Value::text("E4").expect("short"), -1),
+    ];
+    let all = store(16, &kinds);
+    let full = store(3, &kinds);
+    let merged =
+        ExperienceStore::merge_all([&all, &full, &store(8, &kinds[2..])]).expect("three stores");
+    [
+        ("store-empty", ExperienceStore::new(1).expect("a budget")),
+        ("store-every-kind", all),
+        ("store-full", full),
+        ("store-merged", merged),
+    ]
+    .into_iter()
+    .map(|(name, s)| Seed {
+        target: "experience_store",
+        name: name.into(),
+        bytes: s.to_bytes(),
+    })
+    .collect()
+}
+
 /// `policy` inputs: the policy files of the bad-input corpus (`tests/bad_inputs/policy/`).
 /// The fuzz scripts add the runtime's ONNX fixtures and the shipped policies as read-only
 /// seed folders: copies of them here would add hundreds of kilobytes.
@@ -814,6 +863,10 @@ mod tests {
                     fast += st.applied;
                 }
                 "c_abi" => c_abi::check(&s.bytes),
+                "experience_store" => {
+                    let r = crate::experience_store::check(&s.bytes);
+                    assert!(r.plain && r.reframed.is_none(), "{}: {r:?}", s.name);
+                }
                 "policy" => {
                     use crate::policy::{Load, check};
                     assert_eq!(check(&s.bytes), Load::Refused, "{}", s.name);
@@ -883,6 +936,7 @@ mod tests {
             "apply" => drop(crate::apply::check(bytes)),
             "apply_fast" => drop(apply_fast::check(bytes)),
             "checkpoint" => drop(checkpoint::check(bytes)),
+            "experience_store" => drop(crate::experience_store::check(bytes)),
             "c_abi" => c_abi::check(bytes),
             "policy" => drop(crate::policy::check(bytes)),
             _ => panic!("no target {target}"),

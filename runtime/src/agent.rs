@@ -24,6 +24,21 @@
 //! and [`Agent::resume`] continues from it. Writing reuses the agent's buffers; a step at no
 //! boundary does no checkpoint work at all.
 //!
+//! # Experience beyond the workspace
+//!
+//! An agent may own an [`ExperienceStore`] ([`Agent::set_experience_store`]): the workspace's
+//! Experience table is then the *working set* of that larger library. Every applied `note`
+//! writes through to the store (an added or merged lesson is noted there by its trigger, a
+//! rating rates it there), and every lesson a `recall` returns counts a use there; a
+//! write-through to a trigger the store no longer holds notes the working-set lesson first. A
+//! `recall` that the workspace accepts first brings the store's best `k` matches for its query
+//! into the working set ([`Workspace::load_lesson`]: updated in place, added, or replacing the
+//! weakest lesson that does not match the query), then runs on the working set as ever, at its
+//! usual cost. Consolidation evicts from the working set only. The store is part of the
+//! agent's checkpoints; without one, nothing of this happens.
+//!
+//! [`Workspace::load_lesson`]: evoharness_core::Workspace::load_lesson
+//!
 //! Resuming repeats, deterministically, the steps taken after the last checkpoint, so a world
 //! sees their tool calls again. That loses no work; for no work to be *done twice* the world's
 //! side effects must be idempotent, as they are in systems that survive crashes: each call
@@ -34,11 +49,14 @@
 use std::path::{Path, PathBuf};
 
 use evoharness_core::obs::Layout;
-use evoharness_core::{Action, Arg, Config, Costs, HeapWorkspace, Outcome, ValueRef, heapless};
+use evoharness_core::{
+    Action, Arg, Config, Costs, HeapWorkspace, Note, Outcome, RECALL_MAX, ValueRef, heapless,
+};
 
 use crate::checkpoint::{self, Checkpoint, CheckpointError, State};
 use crate::controller::{Controller, Decision, Selection, View};
 use crate::error::{Error, ErrorKind, Result};
+use crate::experience_store::ExperienceStore;
 use crate::policy::Policy;
 use crate::rng::SplitMix64;
 use crate::trace::{TraceRecord, TraceSink};
@@ -98,6 +116,7 @@ struct Buffers {
     workspace: Vec<u8>,
     state: Vec<u8>,
     world: Vec<u8>,
+    store: Vec<u8>,
 }
 
 /// How an agent is set up.
@@ -192,6 +211,8 @@ pub struct Agent<W, C = Policy> {
     /// The controller's [`Controller::identity`], recorded in checkpoints.
     identity: u64,
     durable: Option<Durable>,
+    /// The library behind the workspace's Experience, if any.
+    store: Option<ExperienceStore>,
 }
 
 impl<W: World, C: Controller<W>> Agent<W, C> {
@@ -264,12 +285,14 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
             durable: None,
+            store: None,
         })
     }
 
     /// Continues from the checkpoint in `path` (see [`crate::checkpoint`]): the workspace, step
-    /// counters, sampler and recurrent state as they were when it was written, and the world's
-    /// cursor if it saved one ([`World::restore_cursor`]). The task is not restarted and
+    /// counters, sampler and recurrent state as they were when it was written, the experience
+    /// store if it had one (a checkpoint of format 1 has none), and the world's cursor if it
+    /// saved one ([`World::restore_cursor`]). The task is not restarted and
     /// [`World::reset`] is not called.
     ///
     /// `controller` must have the contract of the one that wrote it (for a policy: the same
@@ -404,6 +427,11 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         if restored.costs != config.costs {
             return Err(refuse(CheckpointError::ConfigMismatch("costs")));
         }
+        if let Some(bytes) = c.store {
+            let store = ExperienceStore::from_bytes(bytes)
+                .map_err(|e| refuse(CheckpointError::ExperienceStore(e)))?;
+            self.store = Some(store);
+        }
         let state: Vec<f32> = c.state.floats().collect();
         self.controller.set_state(&state)?;
         if let Some(cursor) = c.world {
@@ -494,6 +522,13 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             state: State::encode_into(self.controller.state(), &mut b.state),
             world: saved.then_some(&b.world[..]),
             workspace: &b.workspace[..n],
+            store: match &self.store {
+                Some(s) => {
+                    s.encode_into(&mut b.store);
+                    Some(&b.store[..])
+                }
+                None => None,
+            },
         }
         .encode(&mut b.file);
         Ok(())
@@ -543,6 +578,28 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         let mut old = std::mem::replace(&mut self.trace, sink);
         old.flush()
             .map_err(|e| Error::new(ErrorKind::Io, "flushing the trace").with_source(e))
+    }
+
+    /// Gives the agent an experience store behind its workspace's Experience (see the
+    /// [module docs](self)); returns the one it had. The store is written to checkpoints from
+    /// now on.
+    pub fn set_experience_store(&mut self, store: ExperienceStore) -> Option<ExperienceStore> {
+        self.store.replace(store)
+    }
+
+    /// The experience store, if the agent has one.
+    pub fn experience_store(&self) -> Option<&ExperienceStore> {
+        self.store.as_ref()
+    }
+
+    /// The experience store, to change between steps (merging a fleet's lessons into it, say).
+    pub fn experience_store_mut(&mut self) -> Option<&mut ExperienceStore> {
+        self.store.as_mut()
+    }
+
+    /// Takes the experience store away: the agent goes on without one (its working set stays).
+    pub fn take_experience_store(&mut self) -> Option<ExperienceStore> {
+        self.store.take()
     }
 
     /// The workspace.
@@ -733,12 +790,18 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         started: Option<std::time::Instant>,
     ) -> Result<StepReport> {
         let before = self.ws.spent();
+        if self.store.is_some() {
+            self.load_for_recall(&action);
+        }
         let outcome = self.ws.apply(&action).map_err(|e| {
             Error::new(
                 ErrorKind::Workspace,
                 format!("the workspace refused {action:?}: {e}"),
             )
         })?;
+        if self.store.is_some() {
+            self.write_through(&action, &outcome);
+        }
         // Saturating: a resumed checkpoint's counters are untrusted.
         self.steps = self.steps.saturating_add(1);
         match &action {
@@ -779,6 +842,59 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             self.checkpoint_if_due(matches!(report.action, Action::Commit(_)))?;
         }
         Ok(report)
+    }
+
+    /// Before a recall the workspace accepts: brings the store's best matches for its query into
+    /// the working set. A recall the workspace refuses must change nothing, so it loads nothing.
+    fn load_for_recall(&mut self, action: &Action<'_>) {
+        let (Some(store), Action::Recall { query, k }) = (&self.store, action) else {
+            return;
+        };
+        if self.ws.check(action).is_err() {
+            return;
+        }
+        let Ok(query) = self.ws.resolve(query) else {
+            return;
+        };
+        for l in store.matches::<RECALL_MAX>(&query, usize::from(*k)) {
+            // Handed back only when every working-set lesson matches the query already: the
+            // recall then has matches enough.
+            let _ = self.ws.load_lesson(l.clone(), &query);
+        }
+    }
+
+    /// After an applied action: notes, ratings and recalls reach the store.
+    fn write_through(&mut self, action: &Action<'_>, outcome: &Outcome) {
+        let Some(store) = &mut self.store else {
+            return;
+        };
+        let lessons = self.ws.experience().lessons();
+        // A trigger the store lacks (evicted there, or in the working set from before the
+        // store) is noted first.
+        let ensure = |store: &mut ExperienceStore, slot: u16| {
+            let l = &lessons[usize::from(slot)];
+            if store.get(&l.trigger).is_none() {
+                store.note(l.trigger.clone(), l.remedy.clone());
+            }
+            &l.trigger
+        };
+        match (action, outcome) {
+            (_, Outcome::Noted { slot, .. }) => {
+                let l = &lessons[usize::from(*slot)];
+                store.note(l.trigger.clone(), l.remedy.clone());
+            }
+            (Action::Note(Note::Rate { helpful, .. }), Outcome::Rated { slot }) => {
+                let trigger = ensure(store, *slot);
+                store.rate(trigger, *helpful);
+            }
+            (_, Outcome::Recalled(found)) => {
+                for r in found {
+                    let trigger = ensure(store, r.slot);
+                    store.count_use(trigger);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Steps until the task ends or `max_steps` steps were taken.

@@ -2,11 +2,12 @@
 //!
 //! A checkpoint holds everything a killed process needs to continue a task exactly where it
 //! stood: the core workspace snapshot, the agent's step counters, the sampler's state, the
-//! policy's recurrent state, and the world's cursor where the world saves one
-//! (see [`World::save_cursor`]). [`Agent::resume`] rebuilds an agent from it; the agent
-//! writes one on its own at the boundaries a [`CheckpointSchedule`] names.
+//! policy's recurrent state, the world's cursor where the world saves one
+//! (see [`World::save_cursor`]), and the agent's experience store if it has one.
+//! [`Agent::resume`] rebuilds an agent from it; the agent writes one on its own at the
+//! boundaries a [`CheckpointSchedule`] names.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! All integers little-endian.
 //!
@@ -24,7 +25,13 @@
 //!   world cursor       u8: 0 = none; 1 = then u32 length m and m bytes
 //!   workspace snapshot       u32 length w, then w bytes in the core snapshot format
 //!                            (its own magic "EVHW", version and CRC-32; see core's PROTOCOL.md)
+//!   experience store   u8: 0 = none; 1 = then u32 length s and s bytes in the store format
+//!                            (its own magic "EVHE", version and CRC-32; see
+//!                            [`crate::experience_store`])
 //! ```
+//!
+//! Version 1 is the same without the experience store section; this crate still reads it (as a
+//! checkpoint of an agent without a store) and writes version 2.
 //!
 //! The CRC-32 (IEEE, as zlib; the core snapshot's) covers every byte before it. The body must be
 //! consumed exactly. The policy identity is a CRC-64 of the policy's contract (ABI, layout
@@ -36,8 +43,8 @@
 //!
 //! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give
 //! a [`CheckpointError`] that names the problem. The frame and checksum are checked before the
-//! body is read; the workspace snapshot is then checked completely by the core when the agent is
-//! restored, and nothing of an agent is built from a checkpoint that fails any check.
+//! body is read; the workspace snapshot is then checked completely by the core, and the
+//! experience store by its reader, when the agent is restored, and nothing of an agent is built from a checkpoint that fails any check.
 //!
 //! # Atomic replace
 //!
@@ -60,13 +67,14 @@ use crate::policy::PolicyAbi;
 
 /// The first four bytes of every agent checkpoint.
 pub const MAGIC: [u8; 4] = *b"EVHA";
-/// The checkpoint format version this crate writes and reads.
-pub const FORMAT: u16 = 1;
+/// The checkpoint format version this crate writes; it reads this one and every earlier one
+/// (from 1).
+pub const FORMAT: u16 = 2;
 const HEAD: usize = 4 + 2 + 4;
 const TAIL: usize = 4;
 
 /// The same CRC-32 as core's workspace snapshots.
-static CRC32: crc::Crc<u32, crc::Table<1>> =
+pub(crate) static CRC32: crc::Crc<u32, crc::Table<1>> =
     crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
 pub(crate) static CRC64: crc::Crc<u64, crc::Table<1>> =
     crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
@@ -109,6 +117,8 @@ pub enum CheckpointError {
     },
     /// The workspace snapshot inside was refused by the core.
     Workspace(evoharness_core::snapshot::SnapshotError),
+    /// The experience store inside was refused.
+    ExperienceStore(crate::experience_store::StoreError),
     /// The checkpoint was made with another budget or other costs than the configuration given
     /// to resume it; names which.
     ConfigMismatch(&'static str),
@@ -124,7 +134,7 @@ impl fmt::Display for CheckpointError {
             BadMagic => f.write_str("not an agent checkpoint (bad magic)"),
             UnsupportedVersion(v) => write!(
                 f,
-                "checkpoint format {v} is not supported (this runtime reads {FORMAT})"
+                "checkpoint format {v} is not supported (this runtime reads 1 to {FORMAT})"
             ),
             Checksum => f.write_str("the checkpoint checksum does not match (corrupted)"),
             TrailingBytes => f.write_str("bytes follow the checkpoint"),
@@ -140,6 +150,7 @@ impl fmt::Display for CheckpointError {
                  {policy}"
             ),
             Workspace(e) => write!(f, "the workspace in the checkpoint: {e}"),
+            ExperienceStore(e) => write!(f, "the experience store in the checkpoint: {e}"),
             ConfigMismatch(what) => write!(
                 f,
                 "the checkpoint was made with another {what} than the configuration given"
@@ -195,6 +206,8 @@ pub struct Checkpoint<'a> {
     pub world: Option<&'a [u8]>,
     /// The core workspace snapshot.
     pub workspace: &'a [u8],
+    /// The agent's experience store, in its own format, if it has one.
+    pub store: Option<&'a [u8]>,
 }
 
 /// A recurrent state as stored: `f32`s, little-endian.
@@ -249,6 +262,8 @@ impl<'a> Checkpoint<'a> {
             + self.world.map_or(0, |e| 4 + e.len())
             + 4
             + self.workspace.len()
+            + 1
+            + self.store.map_or(0, |s| 4 + s.len())
             + TAIL
     }
 
@@ -256,7 +271,8 @@ impl<'a> Checkpoint<'a> {
     ///
     /// # Panics
     ///
-    /// If the recurrent state, the world cursor, the workspace snapshot or the whole body
+    /// If the recurrent state, the world cursor, the workspace snapshot, the experience store
+    /// or the whole body
     /// exceeds 4 GiB, which no policy or workspace this crate can build reaches.
     pub fn encode(&self, out: &mut Vec<u8>) {
         let len32 = |n: usize| u32::try_from(n).expect("checkpoint parts are below 4 GiB");
@@ -286,11 +302,20 @@ impl<'a> Checkpoint<'a> {
         }
         out.extend_from_slice(&len32(self.workspace.len()).to_le_bytes());
         out.extend_from_slice(self.workspace);
+        match self.store {
+            None => out.push(0),
+            Some(s) => {
+                out.push(1);
+                out.extend_from_slice(&len32(s.len()).to_le_bytes());
+                out.extend_from_slice(s);
+            }
+        }
         let crc = CRC32.checksum(out);
         out.extend_from_slice(&crc.to_le_bytes());
     }
 
-    /// Reads checkpoint bytes: the frame, the checksum, then the body. Never panics.
+    /// Reads checkpoint bytes (of any format version from 1 to [`FORMAT`]): the frame, the
+    /// checksum, then the body. Never panics.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, CheckpointError> {
         if bytes.len() >= 4 && bytes[..4] != MAGIC {
             return Err(CheckpointError::BadMagic);
@@ -303,7 +328,7 @@ impl<'a> Checkpoint<'a> {
             return Err(truncated(HEAD + TAIL));
         }
         let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-        if version != FORMAT {
+        if !(1..=FORMAT).contains(&version) {
             return Err(CheckpointError::UnsupportedVersion(version));
         }
         let body_len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
@@ -344,9 +369,21 @@ impl<'a> Checkpoint<'a> {
         };
         let n = r.u32("workspace snapshot length")? as usize;
         let workspace = r.take(n, "workspace snapshot")?;
+        // Version 1 ends here.
+        let store = match version {
+            1 => None,
+            _ => match r.take(1, "experience store flag")?[0] {
+                0 => None,
+                1 => {
+                    let n = r.u32("experience store length")? as usize;
+                    Some(r.take(n, "experience store")?)
+                }
+                _ => return Err(CheckpointError::Malformed("experience store flag")),
+            },
+        };
         if !r.0.is_empty() {
             return Err(CheckpointError::Malformed(
-                "body (bytes after the workspace)",
+                "body (bytes after the last section)",
             ));
         }
         Ok(Self {
@@ -358,30 +395,40 @@ impl<'a> Checkpoint<'a> {
             state,
             world,
             workspace,
+            store,
         })
     }
 }
 
-/// Reads the body's fields; running out is `Malformed` (the checksum passed, so the writer
-/// wrote it that way).
-struct Reader<'a>(&'a [u8]);
+/// Reads the fields of a checksummed body (a checkpoint's, an experience store's); running out
+/// is [`Malformed`] (the checksum passed, so the writer wrote it that way).
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
+
+/// A body field that is not there: names it.
+pub(crate) struct Malformed(pub(crate) &'static str);
+
+impl From<Malformed> for CheckpointError {
+    fn from(m: Malformed) -> Self {
+        CheckpointError::Malformed(m.0)
+    }
+}
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CheckpointError> {
+    pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], Malformed> {
         if self.0.len() < n {
-            return Err(CheckpointError::Malformed(what));
+            return Err(Malformed(what));
         }
         let (head, rest) = self.0.split_at(n);
         self.0 = rest;
         Ok(head)
     }
 
-    fn u32(&mut self, what: &'static str) -> Result<u32, CheckpointError> {
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, Malformed> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn u64(&mut self, what: &'static str) -> Result<u64, CheckpointError> {
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64, Malformed> {
         let b = self.take(8, what)?;
         let mut a = [0; 8];
         a.copy_from_slice(b);
@@ -422,6 +469,10 @@ mod tests {
     use super::*;
 
     fn sample(state: &[u8], env: Option<&[u8]>) -> Vec<u8> {
+        sample_with(state, env, None)
+    }
+
+    fn sample_with(state: &[u8], env: Option<&[u8]>, store: Option<&[u8]>) -> Vec<u8> {
         let c = Checkpoint {
             policy: 0x1234_5678_9abc_def0,
             steps: 42,
@@ -431,6 +482,7 @@ mod tests {
             state: State::from_le_bytes(state).unwrap(),
             world: env,
             workspace: b"EVHW-not-checked-here",
+            store,
         };
         let mut out = vec![0xAA; 3];
         c.encode(&mut out);
@@ -450,6 +502,8 @@ mod tests {
         sample(state.as_bytes(), Some(b"cursor"));
         sample(&[], None);
         sample(&[], Some(b""));
+        sample_with(&[], None, Some(b"EVHE-not-checked-here"));
+        sample_with(state.as_bytes(), Some(b"c"), Some(b""));
         assert!(State::from_le_bytes(&[0; 5]).is_none());
     }
 
@@ -457,7 +511,7 @@ mod tests {
     fn the_frame_is_pinned() {
         let b = sample(&[0; 8], Some(b"ab"));
         assert_eq!(&b[..4], b"EVHA");
-        assert_eq!(&b[4..6], &[1, 0]);
+        assert_eq!(&b[4..6], &[2, 0]);
         let body = u32::from_le_bytes(b[6..10].try_into().unwrap()) as usize;
         assert_eq!(body, b.len() - HEAD - TAIL);
         assert_eq!(&b[HEAD..HEAD + 8], &0x1234_5678_9abc_def0u64.to_le_bytes());
@@ -469,7 +523,7 @@ mod tests {
 
     #[test]
     fn every_truncation_is_refused() {
-        let b = sample(&[7; 16], Some(b"cursor bytes"));
+        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
         for n in 0..b.len() {
             let e = Checkpoint::decode(&b[..n]).unwrap_err();
             assert!(
@@ -487,7 +541,7 @@ mod tests {
 
     #[test]
     fn every_bit_flip_is_refused() {
-        let b = sample(&[7; 16], Some(b"cursor bytes"));
+        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
         for i in 0..b.len() * 8 {
             let mut c = b.clone();
             c[i / 8] ^= 1 << (i % 8);
@@ -505,31 +559,34 @@ mod tests {
         m[0] = b'X';
         assert_eq!(Checkpoint::decode(&m), Err(CheckpointError::BadMagic));
         assert_eq!(Checkpoint::decode(b"EVHW"), Err(CheckpointError::BadMagic));
-        let mut v = b.clone();
-        v[4] = 2;
-        assert_eq!(
-            Checkpoint::decode(&v),
-            Err(CheckpointError::UnsupportedVersion(2))
-        );
+        for version in [0, 3, u16::MAX] {
+            let mut v = b.clone();
+            v[4..6].copy_from_slice(&version.to_le_bytes());
+            assert_eq!(
+                Checkpoint::decode(&v),
+                Err(CheckpointError::UnsupportedVersion(version))
+            );
+        }
         assert!(
-            CheckpointError::UnsupportedVersion(2)
+            CheckpointError::UnsupportedVersion(3)
                 .to_string()
-                .contains("format 2")
+                .contains("format 3")
         );
     }
 
     /// Bodies with a valid checksum that a writer could not have made.
     #[test]
     fn malformed_bodies_with_good_checksums_are_refused() {
-        let frame = |body: &[u8]| {
+        let v_frame = |version: u16, body: &[u8]| {
             let mut out = MAGIC.to_vec();
-            out.extend_from_slice(&FORMAT.to_le_bytes());
+            out.extend_from_slice(&version.to_le_bytes());
             out.extend_from_slice(&(body.len() as u32).to_le_bytes());
             out.extend_from_slice(body);
             let crc = CRC32.checksum(&out);
             out.extend_from_slice(&crc.to_le_bytes());
             out
         };
+        let frame = |body: &[u8]| v_frame(FORMAT, body);
         let mut body = vec![0u8; 40];
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
@@ -557,12 +614,40 @@ mod tests {
         body.truncate(44);
         body.push(0);
         body.extend_from_slice(&0u32.to_le_bytes());
+        // Version 1 ends after the workspace; version 2 has the store section.
+        assert_eq!(Checkpoint::decode(&v_frame(1, &body)).unwrap().store, None);
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("experience store flag"))
+        );
+        let mut v1_long = body.clone();
+        v1_long.push(0);
+        assert_eq!(
+            Checkpoint::decode(&v_frame(1, &v1_long)),
+            Err(CheckpointError::Malformed(
+                "body (bytes after the last section)"
+            ))
+        );
+        body.push(2);
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("experience store flag"))
+        );
+        body.pop();
+        body.push(1);
+        body.extend_from_slice(&9u32.to_le_bytes());
+        assert_eq!(
+            Checkpoint::decode(&frame(&body)),
+            Err(CheckpointError::Malformed("experience store"))
+        );
+        body.truncate(49);
+        body.push(0);
         assert!(Checkpoint::decode(&frame(&body)).is_ok());
         body.push(0);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
             Err(CheckpointError::Malformed(
-                "body (bytes after the workspace)"
+                "body (bytes after the last section)"
             ))
         );
     }

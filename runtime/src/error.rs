@@ -23,6 +23,9 @@ pub enum ErrorKind {
     Io,
     /// A checkpoint file is corrupted, foreign or does not match the agent.
     Checkpoint,
+    /// An experience store's bytes or file are corrupted or foreign (see
+    /// [`crate::experience_store`]).
+    Experience,
     /// Bad configuration or arguments.
     Config,
     /// The world itself failed, not a tool at its job (that is an error event): a callback of

@@ -39,6 +39,7 @@
 //! | [`agent`] | the agent loop: observe, encode, decide, apply or dispatch, checkpoint |
 //! | [`controller`] | who decides: the [`Controller`] trait, which a [`Policy`] implements; action selection |
 //! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
+//! | [`experience_store`] | the library of lessons behind the workspace's Experience: budget, persistence, merging |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
@@ -57,6 +58,7 @@ pub mod backend;
 pub mod checkpoint;
 pub mod controller;
 pub mod error;
+pub mod experience_store;
 #[cfg(feature = "fixture")]
 pub mod fixture_world;
 pub mod layout;
@@ -71,6 +73,7 @@ pub use backend::{Active, Backend};
 pub use checkpoint::CheckpointError;
 pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
+pub use experience_store::{ExperienceStore, StoreError};
 #[cfg(feature = "fixture")]
 pub use fixture_world::FixtureWorld;
 pub use limits::PolicyLimits;

@@ -116,6 +116,33 @@ fn step_allocates_only_its_policy_run(backend: &Backend) {
     }
 }
 
+/// An experience store at its budget notes (evicting), rates, counts uses and matches without
+/// allocating: its table was sized for that at construction.
+#[test]
+fn a_full_experience_store_allocates_nothing() {
+    use evoharness_core::Value;
+    use evoharness_runtime::ExperienceStore;
+    const BUDGET: usize = 64;
+    let triggers: Vec<Value> = (0..BUDGET + COUNTED)
+        .map(|i| Value::text(&format!("E{i}")).unwrap())
+        .collect();
+    let q = Value::text("E1").unwrap();
+    let mut s = ExperienceStore::new(BUDGET).unwrap();
+    for t in &triggers[..BUDGET] {
+        s.note(t.clone(), Value::Int(0));
+    }
+    let before = allocs();
+    for (i, t) in triggers[BUDGET..].iter().enumerate() {
+        let evicted = s.note(t.clone(), Value::Int(i as i64 % 3)).evicted;
+        assert!(evicted.is_some());
+        s.rate(t, i % 2 == 0);
+        s.count_use(t);
+        std::hint::black_box(s.matches::<4>(&q, 4));
+    }
+    assert_eq!(allocs(), before, "a full store allocated");
+    assert_eq!(s.len(), BUDGET);
+}
+
 #[test]
 fn tract_step_allocates_only_its_policy_run() {
     step_allocates_only_its_policy_run(&Backend::Tract);

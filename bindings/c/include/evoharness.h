@@ -70,6 +70,12 @@
 #define EVOHARNESS_FRAME_MAX 420
 
 /**
+ * The largest budget of an experience store (and of a store file: its table is allocated up
+ * front).
+ */
+#define EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX 65536
+
+/**
  * The longest cursor a world may save, in bytes (16 MiB).
  */
 #define EVOHARNESS_CURSOR_MAX (16 << 20)
@@ -165,6 +171,11 @@ enum evoharness_status
      * names the callback and what it did.
      */
     EVOHARNESS_STATUS_WORLD = 17,
+    /**
+     * An experience store's bytes or file were refused (truncated, corrupted, foreign); the
+     * message says why.
+     */
+    EVOHARNESS_STATUS_EXPERIENCE_STORE = 18,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -478,6 +489,20 @@ typedef struct evoharness_agent evoharness_agent;
  * keep the pointer, never free it.
  */
 typedef struct evoharness_cursor evoharness_cursor;
+
+/**
+ * A library of lessons (trigger → remedy, with helpful/harmful, use and note counters) that
+ * outlives tasks and agents: the store behind an agent's Experience working set. `note`
+ * actions write through to it and `recall` brings its best matches into the working set;
+ * it is kept under a budget by evicting the least-frequently-useful lesson, persists in its
+ * own file and in the agent's checkpoints, and merges with other agents' stores the same way
+ * in any order.
+ *
+ * Made by `evoharness_experience_store_new`, `_load` or `_from_bytes`; the caller owns it and
+ * frees it with `evoharness_experience_store_free`, unless it gives it to an agent
+ * (`evoharness_experience_store_attach`). One thread at a time.
+ */
+typedef struct evoharness_experience_store evoharness_experience_store;
 
 /**
  * A loaded, checked policy: an ONNX model that follows the structured-v1 contract
@@ -1913,6 +1938,228 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
  */
 evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agent,
                                              const struct evoharness_workspace **out);
+
+/**
+ * Makes an empty store that holds at most `budget` lessons (1 to
+ * `EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX`); on success `*out`
+ * is a new store that the caller owns. Its table is allocated here, once.
+ *
+ * Errors: `NULL_ARGUMENT`; `CONFIG` for a budget out of range.
+ *
+ * # Safety
+ * `out` points at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_new(size_t budget,
+                                                  struct evoharness_experience_store **out);
+
+/**
+ * Frees a store. NULL is a no-op. Do not use the pointer afterwards.
+ *
+ * # Safety
+ * `store` is NULL or a store the caller owns, not yet freed or given to an agent, that no
+ * other thread is using.
+ */
+void evoharness_experience_store_free(struct evoharness_experience_store *store);
+
+/**
+ * Notes a lesson: merges it into the lesson with the same trigger (the same remedy counts
+ * one more note; another remedy replaces it and resets its ratings) or adds it, evicting the
+ * least-frequently-useful lesson when the store is at its budget.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a malformed value (a length past
+ * `EVOHARNESS_TEXT_MAX`, text that is not UTF-8, an unknown kind).
+ *
+ * # Safety
+ * `store` is a live store that no other thread uses; `trigger` and `remedy` point at readable
+ * values.
+ */
+evoharness_status evoharness_experience_store_note(struct evoharness_experience_store *store,
+                                                   const struct evoharness_value *trigger,
+                                                   const struct evoharness_value *remedy);
+
+/**
+ * Counts the lesson with this trigger helpful (`helpful` true) or harmful.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a malformed value; `NOT_FOUND` when no
+ * lesson has that trigger.
+ *
+ * # Safety
+ * `store` is a live store that no other thread uses; `trigger` points at a readable value.
+ */
+evoharness_status evoharness_experience_store_rate(struct evoharness_experience_store *store,
+                                                   const struct evoharness_value *trigger,
+                                                   bool helpful);
+
+/**
+ * Writes the lesson with this trigger to `*out` (`last_use` is the store's clock; `recalled`
+ * is false).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a malformed value; `NOT_FOUND` when no
+ * lesson has that trigger.
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `trigger` points at a readable
+ * value; `out` at a writable lesson.
+ */
+evoharness_status evoharness_experience_store_lesson(const struct evoharness_experience_store *store,
+                                                     const struct evoharness_value *trigger,
+                                                     struct evoharness_lesson *out);
+
+/**
+ * Writes to `*out` how many lessons the store holds.
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `out` points at a writable
+ * `size_t`.
+ */
+evoharness_status evoharness_experience_store_count(const struct evoharness_experience_store *store,
+                                                    size_t *out);
+
+/**
+ * Writes to `*out` the most lessons the store holds (its budget).
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * As `evoharness_experience_store_count`.
+ */
+evoharness_status evoharness_experience_store_budget(const struct evoharness_experience_store *store,
+                                                     size_t *out);
+
+/**
+ * Merges `other` into `store` (`other` is not changed): per trigger, the lessons of both are
+ * grouped by remedy with their counters summed, the most useful remedy wins, the budget is
+ * the larger of the two, and the least-frequently-useful lessons beyond it are evicted.
+ * Commutative: `a` merged with `b` has the same bytes as `b` merged with `a`. Merging is
+ * counting: the same store merged twice counts twice. A chain of pairwise merges is not
+ * associative (a remedy that lost one merge is gone for the next, and each merge keeps the
+ * budget): combine a fleet's stores with `evoharness_experience_store_merge_all`.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` when `store` and `other` are the same store.
+ *
+ * # Safety
+ * `store` is a live store that no other thread uses; `other` a live store that no thread
+ * changes meanwhile.
+ */
+evoharness_status evoharness_experience_store_merge(struct evoharness_experience_store *store,
+                                                    const struct evoharness_experience_store *other);
+
+/**
+ * Merges `count` stores (none changed) into a new one, as `evoharness_experience_store_merge`
+ * does for two, in one step: the result is the same bytes in any order of `stores`. On
+ * success `*out` is a new store that the caller owns.
+ *
+ * Errors: `NULL_ARGUMENT` (also for a NULL entry of `stores`); `CONFIG` when `count` is 0.
+ *
+ * # Safety
+ * `stores` points at `count` readable pointers to live stores that no thread changes
+ * meanwhile; `out` at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_merge_all(const struct evoharness_experience_store *const *stores,
+                                                        size_t count,
+                                                        struct evoharness_experience_store **out);
+
+/**
+ * Writes the store to the file at `path`, replacing it atomically (through a temporary file
+ * beside it).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an empty path; `IO` when the file cannot be
+ * written (an earlier file there is left intact).
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `path` a NUL-terminated string.
+ */
+evoharness_status evoharness_experience_store_save(const struct evoharness_experience_store *store,
+                                                   const char *path);
+
+/**
+ * Reads a store from the file at `path`; on success `*out` is a new store that the caller
+ * owns.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an empty path; `IO` when the file cannot be
+ * read; `EXPERIENCE_STORE` when its bytes are refused (truncated, corrupted, foreign: the
+ * message says why).
+ *
+ * # Safety
+ * `path` is a NUL-terminated string; `out` points at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_load(const char *path,
+                                                   struct evoharness_experience_store **out);
+
+/**
+ * Writes to `*out` the length in bytes of the store's encoding now (what
+ * `evoharness_experience_store_to_bytes` writes).
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * As `evoharness_experience_store_count`.
+ */
+evoharness_status evoharness_experience_store_encoded_len(const struct evoharness_experience_store *store,
+                                                          size_t *out);
+
+/**
+ * Writes the store's versioned, checksummed encoding (the file's bytes) into `buf` (`cap`
+ * bytes; `evoharness_experience_store_encoded_len` bytes suffice) and its length to
+ * `*out_len`. The same lessons always give the same bytes.
+ *
+ * Errors: `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` (nothing written).
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `buf` points at `cap` writable
+ * bytes; `out_len` at a writable `size_t`.
+ */
+evoharness_status evoharness_experience_store_to_bytes(const struct evoharness_experience_store *store,
+                                                       uint8_t *buf,
+                                                       size_t cap,
+                                                       size_t *out_len);
+
+/**
+ * Reads a store from its bytes (`evoharness_experience_store_to_bytes` or a file's); on
+ * success `*out` is a new store that the caller owns. Untrusted bytes are safe to pass.
+ *
+ * Errors: `NULL_ARGUMENT`; `EXPERIENCE_STORE` when the bytes are refused (truncated,
+ * corrupted, foreign: the message says why).
+ *
+ * # Safety
+ * `bytes` points at `len` readable bytes (NULL when `len` is 0); `out` at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_from_bytes(const uint8_t *bytes,
+                                                         size_t len,
+                                                         struct evoharness_experience_store **out);
+
+/**
+ * Gives a store to an agent, as the library behind its workspace's Experience: from now on
+ * its `note` actions write through to the store, its `recall`s first bring the store's best
+ * matches into the working set, and its checkpoints carry the store.
+ *
+ * Ownership: on success the agent takes the store over and `*store` becomes NULL; on failure
+ * it stays the caller's, unchanged.
+ *
+ * Errors: `NULL_ARGUMENT` (also for `*store`); `INVALID_ARGUMENT` when the agent has a store
+ * already (detach it first), or from inside one of the agent's callbacks.
+ *
+ * # Safety
+ * `store` points at a pointer to a live store that the caller owns and no other thread uses;
+ * `agent` is a live agent that no other thread uses.
+ */
+evoharness_status evoharness_experience_store_attach(struct evoharness_experience_store **store,
+                                                     struct evoharness_agent *agent);
+
+/**
+ * Takes an agent's store back: on success `*out` is the store, which the caller owns again,
+ * and the agent goes on without one (its working set stays as it is).
+ *
+ * Errors: `NULL_ARGUMENT`; `NOT_FOUND` when the agent has no store; `INVALID_ARGUMENT` from
+ * inside one of the agent's callbacks.
+ *
+ * # Safety
+ * `agent` is a live agent that no other thread uses; `out` points at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_detach(struct evoharness_agent *agent,
+                                                     struct evoharness_experience_store **out);
 
 /**
  * Makes a world written by the host from `callbacks` (copied) and `user_data`, with

@@ -97,6 +97,20 @@ pub unsafe fn with_agent<R>(
     f(e.agent())
 }
 
+/// Changes the agent behind a handle, as the exported functions do: refused from inside its own
+/// callbacks.
+///
+/// # Safety
+/// `agent` is NULL or a live agent that no other thread uses.
+pub(crate) unsafe fn with_agent_mut<R>(
+    agent: *const evoharness_agent,
+    f: impl FnOnce(&mut CAgent) -> ffi::Result<R>,
+) -> ffi::Result<R> {
+    // SAFETY: the caller's contract.
+    let mut e = unsafe { enter(agent) }?;
+    f(e.agent())
+}
+
 /// How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
 /// the suite, `evoharness_suite_agent_config` of `libevoharness_suite`), then change what you
 /// need.

@@ -56,6 +56,7 @@ impl From<evoharness_runtime::Error> for Error {
             K::Checkpoint => evoharness_status::Checkpoint,
             K::Config => evoharness_status::Config,
             K::World => evoharness_status::World,
+            K::Experience => evoharness_status::ExperienceStore,
             _ => evoharness_status::Other,
         };
         // The whole chain: the runtime's Display adds its direct cause; deeper causes follow.

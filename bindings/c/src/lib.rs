@@ -39,6 +39,7 @@
 //! | [`tool`] | host tools: the callback, its call and its result |
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
+//! | [`experience_store`] | experience stores: lessons beyond the workspace, files, bytes, merging, an agent's store |
 //! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, cursors |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
@@ -63,6 +64,8 @@ pub mod tool;
 pub mod world;
 // Agents.
 pub mod agent;
+// The library of lessons behind an agent's working set.
+pub mod experience_store;
 // Worlds written by the host (their judge writes an agent's verdict).
 pub mod callback_world;
 // Logging.
@@ -70,6 +73,7 @@ pub mod logging;
 
 pub use agent::*;
 pub use callback_world::*;
+pub use experience_store::*;
 pub use layout::*;
 pub use logging::*;
 pub use policy::*;

@@ -55,12 +55,15 @@ pub enum evoharness_status {
     /// callbacks reported a failure, returned a malformed event, or was missing. The message
     /// names the callback and what it did.
     World = 17,
+    /// An experience store's bytes or file were refused (truncated, corrupted, foreign); the
+    /// message says why.
+    ExperienceStore = 18,
 }
 
 impl evoharness_status {
     // Not `pub`: cbindgen would write it into the header as a macro that C cannot use.
     /// Every status, in value order.
-    pub(crate) const ALL: [evoharness_status; 18] = [
+    pub(crate) const ALL: [evoharness_status; 19] = [
         Self::Ok,
         Self::NullArgument,
         Self::InvalidArgument,
@@ -79,6 +82,7 @@ impl evoharness_status {
         Self::Panic,
         Self::Other,
         Self::World,
+        Self::ExperienceStore,
     ];
 
     /// The status with this value, if there is one.
@@ -107,6 +111,7 @@ impl evoharness_status {
             Self::Panic => c"a panic was caught inside evoharness (a bug)",
             Self::Other => c"a runtime error",
             Self::World => c"a world written by the host failed",
+            Self::ExperienceStore => c"the experience store was refused",
         }
     }
 }
@@ -158,7 +163,10 @@ mod tests {
             assert_eq!(evoharness_status::from_u32(i as u32), Some(*s));
             assert!(!s.message().is_empty());
         }
-        assert_eq!(evoharness_status::from_u32(18), None);
+        assert_eq!(
+            evoharness_status::from_u32(evoharness_status::ALL.len() as u32),
+            None
+        );
         // SAFETY: status messages are static NUL-terminated strings.
         let unknown = unsafe { std::ffi::CStr::from_ptr(evoharness_status_message(999)) };
         assert_eq!(unknown, c"unknown status");

@@ -306,6 +306,21 @@ pub struct evoharness_lesson {
     pub recalled: bool,
 }
 
+impl evoharness_lesson {
+    pub(crate) fn from_core(l: &evoharness_core::Lesson) -> Self {
+        Self {
+            trigger: evoharness_value::from_value(&l.trigger),
+            remedy: evoharness_value::from_value(&l.remedy),
+            helpful: l.helpful,
+            harmful: l.harmful,
+            uses: l.uses,
+            noted: l.noted,
+            last_use: l.last_use,
+            recalled: l.recalled,
+        }
+    }
+}
+
 /// Fills `*out` with the defaults: the task suite's capacities (16 facts, 8 steps, 4 lessons,
 /// 8 tools), a budget of 1000 and the default costs (every verb 1, `finish` 0). Any thread.
 ///
@@ -787,16 +802,7 @@ pub unsafe extern "C" fn evoharness_workspace_lesson(
             let l = lessons
                 .get(index)
                 .ok_or_else(|| past_end("lesson", index, lessons.len()))?;
-            Ok(evoharness_lesson {
-                trigger: evoharness_value::from_value(&l.trigger),
-                remedy: evoharness_value::from_value(&l.remedy),
-                helpful: l.helpful,
-                harmful: l.harmful,
-                uses: l.uses,
-                noted: l.noted,
-                last_use: l.last_use,
-                recalled: l.recalled,
-            })
+            Ok(evoharness_lesson::from_core(l))
         };
         // SAFETY: the caller's contract.
         out.write(unsafe { read(ws, get) }?);

@@ -40,12 +40,12 @@ static struct evoharness_policy *load(const char *name) {
 
 static void test_status_and_version(const char *version) {
     CHECK(strcmp(evoharness_version(), version) == 0);
-    for (uint32_t s = 0; s <= EVOHARNESS_STATUS_WORLD; s++) {
+    for (uint32_t s = 0; s <= EVOHARNESS_STATUS_EXPERIENCE_STORE; s++) {
         const char *m = evoharness_status_message(s);
         CHECK(m != NULL && strlen(m) > 0 && strcmp(m, "unknown status") != 0);
         if (s > 0) CHECK(strcmp(m, evoharness_status_message(s - 1)) != 0);
     }
-    CHECK(strcmp(evoharness_status_message(EVOHARNESS_STATUS_WORLD + 1), "unknown status") == 0);
+    CHECK(strcmp(evoharness_status_message(EVOHARNESS_STATUS_EXPERIENCE_STORE + 1), "unknown status") == 0);
     CHECK(strcmp(evoharness_status_message(0xffffffffu), "unknown status") == 0);
 
     /* The last error: set by a failure, its length matches, success leaves it. */
@@ -928,6 +928,129 @@ static void test_callback_world(void) {
 
 /* The structured-v1 layout as JSON, for any capacities: what a training loop or another
  * inference engine in another language needs. */
+static struct evoharness_value text_value(const char *s) {
+    struct evoharness_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = EVOHARNESS_VALUE_KIND_TEXT;
+    v.len = strlen(s);
+    memcpy(v.data, s, v.len);
+    return v;
+}
+
+static struct evoharness_value int_value(int64_t i) {
+    struct evoharness_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = EVOHARNESS_VALUE_KIND_INT;
+    v.integer = i;
+    return v;
+}
+
+/* Experience stores: lessons, files and bytes, merges in any order, an agent's store. */
+static void test_experience_store(void) {
+    struct evoharness_experience_store *a = NULL, *b = NULL, *m = NULL, *n = NULL, *c = NULL;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_experience_store_new(0, &a));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_experience_store_new(4, NULL));
+    OK(evoharness_experience_store_new(4, &a));
+    OK(evoharness_experience_store_new(8, &b));
+    struct evoharness_value e429 = text_value("E429"), e500 = text_value("E500");
+    struct evoharness_value one = int_value(1), two = int_value(2);
+    OK(evoharness_experience_store_note(a, &e429, &one));
+    OK(evoharness_experience_store_note(a, &e429, &one));
+    OK(evoharness_experience_store_rate(a, &e429, true));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_experience_store_rate(a, &e500, true));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_experience_store_note(a, NULL, &one));
+    struct evoharness_value bad = e429;
+    bad.len = 99;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_experience_store_note(a, &bad, &one));
+    OK(evoharness_experience_store_note(b, &e500, &two));
+    OK(evoharness_experience_store_note(b, &e429, &two));
+
+    struct evoharness_lesson l;
+    OK(evoharness_experience_store_lesson(a, &e429, &l));
+    CHECK(l.noted == 2 && l.helpful == 1 && l.remedy.integer == 1);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_experience_store_lesson(a, &e500, &l));
+    size_t count = 0, budget = 0;
+    OK(evoharness_experience_store_count(a, &count));
+    OK(evoharness_experience_store_budget(a, &budget));
+    CHECK(count == 1 && budget == 4);
+
+    /* Merges: the same bytes in any order. */
+    const struct evoharness_experience_store *ab[2] = {a, b};
+    const struct evoharness_experience_store *ba[2] = {b, a};
+    OK(evoharness_experience_store_merge_all(ab, 2, &m));
+    OK(evoharness_experience_store_merge_all(ba, 2, &n));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_experience_store_merge_all(ab, 0, &c));
+    size_t len_m = 0, len_n = 0;
+    OK(evoharness_experience_store_encoded_len(m, &len_m));
+    uint8_t bytes_m[512], bytes_n[512];
+    CHECK(len_m <= sizeof bytes_m);
+    size_t tiny = 0;
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL,
+           evoharness_experience_store_to_bytes(m, bytes_m, 4, &tiny));
+    CHECK(tiny == 0);
+    OK(evoharness_experience_store_to_bytes(m, bytes_m, sizeof bytes_m, &len_m));
+    OK(evoharness_experience_store_to_bytes(n, bytes_n, sizeof bytes_n, &len_n));
+    CHECK(len_m == len_n && memcmp(bytes_m, bytes_n, len_m) == 0);
+    OK(evoharness_experience_store_merge(a, b));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_experience_store_merge(a, a));
+    OK(evoharness_experience_store_lesson(a, &e429, &l));
+    CHECK(l.remedy.integer == 1 && l.noted == 2); /* rated helpful: remedy 1 wins */
+    OK(evoharness_experience_store_count(a, &count));
+    CHECK(count == 2);
+
+    /* Bytes and files: round trips; bad bytes refused with their own status. */
+    OK(evoharness_experience_store_from_bytes(bytes_m, len_m, &c));
+    evoharness_experience_store_free(c);
+    c = NULL;
+    bytes_m[len_m - 1] ^= 1;
+    EXPECT(EVOHARNESS_STATUS_EXPERIENCE_STORE,
+           evoharness_experience_store_from_bytes(bytes_m, len_m, &c));
+    CHECK(c == NULL && error_mentions("checksum"));
+    EXPECT(EVOHARNESS_STATUS_EXPERIENCE_STORE, evoharness_experience_store_from_bytes(NULL, 0, &c));
+    OK(evoharness_experience_store_save(a, work_file("lessons.evhe")));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_experience_store_save(a, ""));
+    OK(evoharness_experience_store_load(work_file("lessons.evhe"), &c));
+    OK(evoharness_experience_store_count(c, &count));
+    CHECK(count == 2);
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_experience_store_load(work_file("missing.evhe"), &n));
+
+    /* An agent takes a store over, writes it to its checkpoints, and gives it back. */
+    struct evoharness_agent_config config;
+    OK(evoharness_agent_config_default(&config));
+    struct evoharness_policy *p = load("mlp.onnx");
+    struct evoharness_agent *agent = NULL;
+    OK(evoharness_agent_new(&p, NULL, &config, &agent));
+    struct evoharness_experience_store *back = NULL;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_experience_store_detach(agent, &back));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_experience_store_attach(NULL, agent));
+    OK(evoharness_experience_store_attach(&c, agent));
+    CHECK(c == NULL);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_experience_store_attach(&b, agent));
+    CHECK(b != NULL && error_mentions("detach it first"));
+    struct evoharness_summary s;
+    OK(evoharness_agent_run(agent, 20, &s));
+    OK(evoharness_agent_checkpoint(agent, work_file("store.ckpt")));
+    p = load("mlp.onnx");
+    struct evoharness_agent *resumed = NULL;
+    OK(evoharness_agent_resume(&p, NULL, &config, work_file("store.ckpt"), &resumed));
+    OK(evoharness_experience_store_detach(resumed, &back));
+    OK(evoharness_experience_store_count(back, &count));
+    CHECK(count >= 2);
+    evoharness_experience_store_free(back);
+    OK(evoharness_experience_store_detach(agent, &back));
+    CHECK(back != NULL);
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_experience_store_detach(agent, &n));
+
+    evoharness_agent_free(agent);
+    evoharness_agent_free(resumed);
+    evoharness_experience_store_free(back);
+    evoharness_experience_store_free(a);
+    evoharness_experience_store_free(b);
+    evoharness_experience_store_free(m);
+    evoharness_experience_store_free(n);
+    evoharness_experience_store_free(NULL);
+}
+
 static void test_layout(void) {
     struct evoharness_capacities caps = {16, 8, 4, 8};
     char json[16384];
@@ -967,6 +1090,7 @@ int main(int argc, char **argv) {
     test_policy();
     test_agent();
     test_callback_world();
+    test_experience_store();
     test_layout();
 
     printf("%d checks, %d failed\n", checks, failures);

@@ -14,6 +14,7 @@ Training for your own world (needs torch, onnx, onnxruntime): ``python -m evohar
 """
 
 from ._native import EvoharnessError, library_path
+from .experience import ExperienceStore
 from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
 from .workspace import Workspace
 from .world import Event, HarnessEnv, TeacherError, Templates, WorldError
@@ -29,6 +30,7 @@ def version() -> str:
 __all__ = [
     "Event",
     "EvoharnessError",
+    "ExperienceStore",
     "HarnessEnv",
     "TeacherError",
     "Templates",

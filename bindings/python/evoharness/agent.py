@@ -231,6 +231,29 @@ class Agent:
                                          self.budget),
                 "judge": dict(self.bridge.last_judge or {})}
 
+    def set_experience_store(self, store) -> None:
+        """Gives the agent an :class:`~evoharness.experience.ExperienceStore` behind its
+        workspace's Experience: ``note`` actions write through to it, ``recall`` actions first
+        bring its best matches into the working set, checkpoints carry it. The agent takes the
+        store over (``store`` is then empty); an agent that has one refuses another."""
+        from .experience import _lib as _elib
+
+        h = store._handle()
+        check(_elib().evoharness_experience_store_attach(ctypes.byref(h), self._h))
+        store._h = None
+
+    def take_experience_store(self):
+        """Takes the agent's experience store back (``None`` if it has none); the agent goes
+        on without one."""
+        from .experience import ExperienceStore, _lib as _elib
+
+        h = c_void_p()
+        status = _elib().evoharness_experience_store_detach(self._h, ctypes.byref(h))
+        if status == 4:
+            return None
+        check(status)
+        return ExperienceStore(_handle=h)
+
     def close(self):
         if self._h:
             _alib().evoharness_agent_free(self._h)

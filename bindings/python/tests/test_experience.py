@@ -1,0 +1,136 @@
+"""The experience store through the library: notes and ratings, its file and bytes, refused
+bytes, and merges that give the same bytes in any order."""
+
+import itertools
+import random
+
+import pytest
+
+from evoharness import EvoharnessError, ExperienceStore
+from evoharness.experience import STATUS_EXPERIENCE_STORE
+
+
+def random_store(seed: int, budget: int = 8, n: int = 60) -> ExperienceStore:
+    rng = random.Random(seed)
+    s = ExperienceStore(budget)
+    for _ in range(n):
+        t = rng.randrange(16)
+        trigger = [t, f"E{t}", float(t) / 4, bytes([t])][t % 4]
+        if rng.random() < 0.6 or s.lesson(trigger) is None:
+            s.note(trigger, rng.randrange(3))
+        else:
+            s.rate(trigger, rng.random() < 0.7)
+    return s
+
+
+def test_notes_and_ratings_count():
+    s = ExperienceStore(4)
+    assert (len(s), s.budget) == (0, 4)
+    s.note("E429", 1)
+    s.note("E429", 1)
+    s.rate("E429", True)
+    s.rate("E429", False)
+    assert s.lesson("E429") == {"trigger": "E429", "remedy": 1, "helpful": 1, "harmful": 1,
+                                "uses": 0, "noted": 2, "last_use": 1}
+    # Another remedy replaces the lesson's and resets its ratings.
+    s.note("E429", b"\x01")
+    assert s.lesson("E429")["remedy"] == b"\x01"
+    assert s.lesson("E429")["helpful"] == 0
+    assert s.lesson("nope") is None
+    with pytest.raises(EvoharnessError) as e:
+        s.rate("nope")
+    assert e.value.status == 4
+    with pytest.raises(ValueError):
+        s.note("x" * 33, 0)
+    with pytest.raises(EvoharnessError):
+        ExperienceStore(0)
+
+
+def test_a_full_store_evicts_the_least_useful():
+    s = ExperienceStore(2)
+    s.note("a", 0)
+    s.note("b", 0)
+    s.rate("a", True)
+    s.note("c", 0)
+    assert len(s) == 2
+    assert s.lesson("b") is None and s.lesson("a") is not None
+
+
+def test_save_load_and_bytes_round_trip(tmp_path):
+    s = random_store(1)
+    path = tmp_path / "lessons.evhe"
+    s.save(path)
+    assert ExperienceStore.load(path).to_bytes() == s.to_bytes()
+    assert ExperienceStore.from_bytes(s.to_bytes()).to_bytes() == s.to_bytes()
+    assert path.read_bytes() == s.to_bytes()
+    with pytest.raises(EvoharnessError) as e:
+        ExperienceStore.load(tmp_path / "missing")
+    assert e.value.status == 12  # IO
+
+
+def test_corrupted_bytes_are_refused():
+    good = random_store(2).to_bytes()
+    for n in range(0, len(good), 7):
+        with pytest.raises(EvoharnessError) as e:
+            ExperienceStore.from_bytes(good[:n])
+        assert e.value.status == STATUS_EXPERIENCE_STORE
+    for i in range(0, len(good) * 8, 13):
+        bad = bytearray(good)
+        bad[i // 8] ^= 1 << (i % 8)
+        with pytest.raises(EvoharnessError) as e:
+            ExperienceStore.from_bytes(bytes(bad))
+        assert e.value.status == STATUS_EXPERIENCE_STORE
+        assert "experience store" in str(e.value)
+
+
+def test_merges_are_order_independent():
+    a, b = random_store(3), random_store(4, budget=12)
+    ab = ExperienceStore.from_bytes(a.to_bytes())
+    ab.merge(b)
+    ba = ExperienceStore.from_bytes(b.to_bytes())
+    ba.merge(a)
+    assert ab.to_bytes() == ba.to_bytes()
+    assert ab.budget == 12
+    fleet = [random_store(10 + i) for i in range(4)]
+    first = ExperienceStore.merge_all(fleet).to_bytes()
+    for order in itertools.permutations(fleet):
+        assert ExperienceStore.merge_all(order).to_bytes() == first
+    # Merging is counting: a store merged with itself counts twice.
+    twice = ExperienceStore.merge_all([a, a])
+    t = next(t for t in (0, "E1", 0.5, b"\x03", 4, "E5") if a.lesson(t))
+    assert twice.lesson(t)["noted"] == 2 * a.lesson(t)["noted"]
+    with pytest.raises(EvoharnessError):
+        ExperienceStore.merge_all([])
+
+
+def test_an_agent_takes_a_store_over_and_gives_it_back():
+    agent_mod = pytest.importorskip("evoharness.agent")
+    try:
+        agent_mod.onnxruntime_library()
+    except agent_mod.NoBackend as e:
+        pytest.skip(str(e))
+    import pathlib
+    import sys
+
+    here = pathlib.Path(__file__).resolve().parents[3] / "examples" / "workflows" / "invoices"
+    sys.path.insert(0, str(here))
+    try:
+        from world import Invoices
+    finally:
+        sys.path.remove(str(here))
+    with agent_mod.Agent(here / "policy.onnx", Invoices, budget=Invoices.budget) as agent:
+        assert agent.take_experience_store() is None
+        store = ExperienceStore(64)
+        store.note("seeded", 1)
+        agent.set_experience_store(store)
+        with pytest.raises(EvoharnessError):
+            store.note("x", 0)  # the agent owns it now
+        second = ExperienceStore(4)
+        with pytest.raises(EvoharnessError) as e:
+            agent.set_experience_store(second)
+        assert e.value.status == 2
+        assert len(second) == 0  # refused: still ours
+        agent.run_task(1_000_000)
+        back = agent.take_experience_store()
+        assert back.lesson("seeded")["remedy"] == 1
+        assert agent.take_experience_store() is None
