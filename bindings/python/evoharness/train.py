@@ -43,9 +43,9 @@ def parser() -> argparse.ArgumentParser:
     world = ap.add_mutually_exclusive_group(required=True)
     world.add_argument("--world", help="MODULE:FACTORY that makes one world")
     world.add_argument("--suite", help="TASK[,TASK...]: the task suite's simulations instead")
-    ap.add_argument("--valid-horizons", default="",
-                    help="with --suite: H[,H...], horizons at which validation (model selection) "
-                         "also runs every task, besides --horizon")
+    ap.add_argument("--also-horizons", default="",
+                    help="with --suite: H[,H...], horizons at which behaviour cloning and "
+                         "validation also run every task, besides --horizon (GRPO: --horizon)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
                      "with --suite, the name of a library teacher (lean or oracle)")
@@ -95,18 +95,17 @@ def main(argv=None) -> int:
     from .world import WorldError
 
     try:
-        if args.valid_horizons and not args.suite:
-            raise ValueError("--valid-horizons is for --suite (a world has one budget)")
+        if args.also_horizons and not args.suite:
+            raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
                 raise ValueError("--suite trains from a library teacher (--teacher lean|oracle); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
-                valid_horizons = [int(h) for h in args.valid_horizons.split(",") if h]
+                also = [int(h) for h in args.also_horizons.split(",") if h]
             except ValueError:
-                raise ValueError(f"--valid-horizons {args.valid_horizons!r}: give H[,H...]") from None
-            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher,
-                                   valid_horizons)
+                raise ValueError(f"--also-horizons {args.also_horizons!r}: give H[,H...]") from None
+            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also)
         else:
             factory = T.load_object(args.world, "--world")
             teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
@@ -164,6 +163,12 @@ def run(args, source) -> int:
             if time.time() > deadline1:
                 break
     t1 = time.time()
+    # GRPO starts from (and its KL penalty holds it near) the checkpoint stage 1 would have
+    # chosen, not from its last round: a late round can be worse than an earlier one.
+    start = T.choose(best)
+    net.load_state_dict(start["state"])
+    log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
+        reward=round(start["reward"], 4))
     best = T.grpo(net, source, args, log, deadline2, best, rng)
     t2 = time.time()
     chosen = T.choose(best)

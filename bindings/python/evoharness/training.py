@@ -114,7 +114,7 @@ class Log:
 def plot(rows: list[dict], path, title: str = "training") -> None:
     """Validation success rate, mean reward and harness actions per episode over training, as
     a small SVG (one panel each; the dashed line marks where GRPO starts)."""
-    pts = [r for r in rows if "valid_success" in r]
+    pts = [r for r in rows if "stage" in r and "valid_success" in r]
     if not pts:
         return
     panels = [("valid_success", "success rate", "#1b9e77")]
@@ -246,7 +246,7 @@ class SuiteSource:
 
     ORGANISATIONS = {"train": range(0, 64), "valid": range(5_000, 5_016)}
 
-    def __init__(self, tasks, horizon: int, teacher: str = "lean", valid_horizons=()):
+    def __init__(self, tasks, horizon: int, teacher: str = "lean", also_horizons=()):
         from .vec_env import TASKS, TEACHERS, suite_layout
 
         tasks = tuple(tasks)
@@ -256,13 +256,16 @@ class SuiteSource:
                              f"{', '.join(TASKS)}")
         if teacher not in TEACHERS:
             raise ValueError(f"the suite's teachers are {', '.join(TEACHERS)}, not {teacher!r}")
-        self.kinds, self.horizon, self.teacher = tasks, int(horizon), teacher
-        # Validation (model selection) may also run each task at other horizons: `TASK@H`.
-        self.valid_kinds = tasks + tuple(f"{t}@{int(h)}" for h in valid_horizons for t in tasks)
+        self.horizon, self.teacher = int(horizon), teacher
+        # Behaviour cloning and validation may also run each task at other horizons (kinds
+        # `TASK@H`); GRPO runs at the training horizon only (`rl_kinds`: its episodes are
+        # whole, and at 4x the horizon one would cost 4x).
+        self.rl_kinds = tasks
+        self.kinds = tasks + tuple(f"{t}@{int(h)}" for h in also_horizons for t in tasks)
         self.layout, self.tools = suite_layout(), None
         self.settings = {"budget": self.horizon, "tasks": list(tasks)}
-        if valid_horizons:
-            self.settings["valid_horizons"] = [int(h) for h in valid_horizons]
+        if also_horizons:
+            self.settings["also_horizons"] = [int(h) for h in also_horizons]
 
     def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
         from .vec_env import VecEnv
@@ -309,11 +312,10 @@ def summary(rows: list[dict]) -> dict:
 
 
 def validate(net, source, seed: int, episodes: int) -> dict:
-    """Greedy episodes of every kind (the source's ``valid_kinds`` if it has them) on
-    validation seeds: the :func:`summary` of all of them, with each kind's success rate under
-    ``by_kind`` when there are several."""
+    """Greedy episodes of every kind on validation seeds: the :func:`summary` of all of them,
+    with each kind's success rate under ``by_kind`` when there are several."""
     rows, by_kind = [], {}
-    kinds = getattr(source, "valid_kinds", source.kinds)
+    kinds = source.kinds
     for kind in kinds:
         r = first_episodes(source, kind, lambda env: greedy(net, env.obs, env.mask), seed, episodes)
         by_kind[kind] = round(float(np.mean([x["success"] for x in r])), 4)
@@ -494,7 +496,8 @@ def grpo_update(net, ref, opt, batch, epochs: int, minibatch: int, kl_coef: floa
 
 
 def grpo(net, source, args, log, deadline: float, best, rng):
-    """Cost-aware GRPO. Every iteration starts fresh environments: for each kind,
+    """Cost-aware GRPO. Every iteration starts fresh environments: for each kind (the
+    source's ``rl_kinds`` if it has them),
     ``args.groups`` groups of ``args.group`` that share an organisation and a seed (new seeds
     each iteration), each running one whole episode sampled from the policy. An episode's
     advantage is its return under the library's reward (success gates an efficiency bonus;
@@ -510,7 +513,7 @@ def grpo(net, source, args, log, deadline: float, best, rng):
         if time.time() > deadline:
             break
         batch, eps = [], []
-        for kind in source.kinds:
+        for kind in getattr(source, "rl_kinds", source.kinds):
             env = source.envs(kind, G * args.groups, RL_SEED + it * args.groups, group=G)
             try:
                 n = env.n
