@@ -1,3 +1,5 @@
+// evoharness patch: as in src/lib.rs, upstream's warnings are not ours.
+#![allow(warnings)]
 use std::{env, path::PathBuf};
 
 #[cfg(feature = "download-binaries")]
