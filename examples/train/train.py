@@ -214,9 +214,11 @@ def ablation(args) -> None:
                                    args.test_episodes, split="test")
             r = {"task": task, "agent": f"ablation:append-only(window {args.window})", "horizon": h,
                  **T.summary(eps)}
+            r["integrity_violations"] = r.pop("violations")  # evoharness eval's name
             rows.append(r)
             print(f"ablation {task:14} h={h:5}: success {100 * r['success_rate']:.1f}%, harness "
-                  f"{r['mean_harness_actions']:.1f}/episode, violations {r['violations']}", flush=True)
+                  f"{r['mean_harness_actions']:.1f}/episode, violations {r['integrity_violations']}",
+                  flush=True)
     (args.out.parent / f"{stem}.json").write_text(json.dumps(
         {"ablation": rows, "stage1_s": round(t1 - t0, 1), "stage2_s": round(t2 - t1, 1),
          "command": " ".join(sys.argv)}, indent=2) + "\n")

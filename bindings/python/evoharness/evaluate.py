@@ -45,7 +45,7 @@ def _summary(rows: list[dict]) -> dict:
     from .training import summary
 
     return summary([{"success": r["success"], "reward": r["reward"], "harness": r["harness_actions"],
-                     "world": r["world_actions"], "steps": r["steps"],
+                     "world": r["world_actions"], "steps": r["steps"], "cost": r["cost"],
                      "violations": r["violations"]} for r in rows])
 
 
@@ -156,7 +156,7 @@ def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, v
             "mean_steps": s["mean_steps"], "mean_world_actions": s["mean_world_actions"],
             "mean_harness_actions": s["mean_harness_actions"],
             "harness_actions_by_verb": by_verb,
-            "mean_cost": float(np.mean([r["cost"] for r in rows])),
+            "mean_cost": s["mean_cost"],
             "mean_reward": s["mean_reward"], "reward_se": s["reward_se"],
             "wall_s": round(time.time() - t0, 2)}
 

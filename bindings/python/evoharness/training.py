@@ -214,7 +214,7 @@ def episode_row(e: dict) -> dict:
     violations = e["violations"] if "violations" in e else e["integrity_violations"]
     return {"success": bool(e["success"]), "reward": float(e["reward"]),
             "harness": int(e["harness_actions"]), "world": int(e["world_actions"]),
-            "steps": int(e["steps"]), "violations": int(violations)}
+            "steps": int(e["steps"]), "cost": int(e["cost"]), "violations": int(violations)}
 
 
 # --- What training runs on -------------------------------------------------------------------
@@ -308,6 +308,7 @@ def summary(rows: list[dict]) -> dict:
             "mean_harness_actions": float(np.mean([x["harness"] for x in rows])),
             "mean_world_actions": float(np.mean([x["world"] for x in rows])),
             "mean_steps": float(np.mean([x["steps"] for x in rows])),
+            "mean_cost": float(np.mean([x["cost"] for x in rows])),
             "violations": int(sum(x["violations"] for x in rows))}
 
 
