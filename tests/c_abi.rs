@@ -208,6 +208,11 @@ fn check_output(what: &str, out: &Output) {
 }
 
 fn run_command(what: &str, cmd: &mut Command) -> Output {
+    // A program finds its library through its own run path (the build's deps folder, or the
+    // install's). `cargo test` puts its target folders on LD_LIBRARY_PATH, which wins over a
+    // run path: a library an older build left there (`target/debug/libevoharness.so` is
+    // refreshed only by a top-level build) would be the one that ran.
+    cmd.env_remove("LD_LIBRARY_PATH");
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
