@@ -55,6 +55,7 @@ for t in "${targets[@]}"; do
     cp corpus/"$t"/* "$work/$t/run/"
     log="$work/$t.log"
     status=0
+    began=$(date +%s)
     if [ "$secs" -gt 0 ]; then
         # shellcheck disable=SC2046 # the folders have no spaces
         cargo +nightly fuzz run "${build[@]}" "$t" "$work/$t/run" $(extra_seeds "$t") -- \
@@ -68,15 +69,20 @@ for t in "${targets[@]}"; do
         runs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
     fi
     runs=${runs:-0}
-    # The running total, whatever the run's outcome: the executions happened.
-    [ "$secs" -gt 0 ] || runs=0
-    awk -v t="$t" -v n="$runs" -v s="$secs" 'BEGIN { FS = OFS = "\t" }
+    # The running total, whatever the run's outcome: the executions happened, in the time the
+    # run really took (a crash ends it early).
+    took=$(( $(date +%s) - began ))
+    [ "$secs" -gt 0 ] || { runs=0; took=0; }
+    awk -v t="$t" -v n="$runs" -v s="$took" 'BEGIN { FS = OFS = "\t" }
         NR > 1 && $1 == t { $2 += n; $3 += s; done = 1 }
         { print }
         END { if (!done) print t, n, s }' "$ledger" >"$work/ledger" && cp "$work/ledger" "$ledger"
     total=$(awk -v t="$t" -F '\t' '$1 == t { print $2 }' "$ledger")
-    line="$t: $runs executions in ${secs}s (${rate:-?} exec/s), $total in all"
+    line="$t: $runs executions in ${took}s (${rate:-?} exec/s), $total in all"
     if [ "$status" -ne 0 ]; then
+        # The whole log stays beside the reproducer: the panic message is far above its end.
+        mkdir -p "artifacts/$t" && cp "$log" "artifacts/$t/run.log"
+        grep -m 5 -A 2 'panicked at' "$log" || true
         tail -n 60 "$log"
         summary+=("$line: CRASHED (exit $status), nothing merged")
         failed+=("$t")
