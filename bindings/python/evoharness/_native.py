@@ -107,6 +107,23 @@ class EpisodeStats(ctypes.Structure):
         }
 
 
+class Handle:
+    """A Python object owning a library handle: ``close()`` frees it (each class says how), and
+    so do collection and the end of a ``with`` block."""
+
+    def close(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 _F32 = POINTER(c_float)
 _U8 = POINTER(c_uint8)
 _U32 = POINTER(c_uint32)

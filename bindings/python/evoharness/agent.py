@@ -19,7 +19,7 @@ import pathlib
 from ctypes import (POINTER, c_bool, c_char, c_char_p, c_float, c_int8, c_int32, c_size_t,
                     c_uint16, c_uint32, c_uint64, c_void_p)
 
-from ._native import Capacities, EvoharnessError, check
+from ._native import Capacities, EvoharnessError, Handle, check
 from .world import STATUS_WORLD, WorldError, _Bridge, _lib, _make_world
 
 BACKEND_ONNXRUNTIME = 2
@@ -163,7 +163,7 @@ def episode_reward(success: bool, violations: int, spent: int, budget: int) -> f
     return r
 
 
-class Agent:
+class Agent(Handle):
     """One embedded agent: a policy file driving a world made by ``factory()`` through the
     library's agent loop. The world's tools must match the policy's tool count (and names,
     where the policy records them)."""
@@ -258,15 +258,6 @@ class Agent:
         if self._h:
             _alib().evoharness_agent_free(self._h)
             self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 __all__ = ["Agent", "NoBackend", "check_policy", "episode_reward", "onnxruntime_library"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ctypes
 from ctypes import POINTER, c_bool, c_char_p, c_size_t, c_uint8, c_uint16, c_uint32, c_void_p
 
-from ._native import EvoharnessError, check, lib
+from ._native import EvoharnessError, Handle, check, lib
 from .world import TEXT_MAX, _Value
 
 #: ``EVOHARNESS_STATUS_EXPERIENCE_STORE``: bytes or a file that are not a valid store.
@@ -85,7 +85,7 @@ def _value(v) -> _Value:
     return out
 
 
-class ExperienceStore:
+class ExperienceStore(Handle):
     """A library of lessons under a budget (the most it holds, 1 to
     ``EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX``, 65536), evicting the
     least-frequently-useful lesson when full. Errors raise :class:`~evoharness.EvoharnessError`
@@ -191,15 +191,6 @@ class ExperienceStore:
         if self._h:
             _lib().evoharness_experience_store_free(self._h)
             self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 __all__ = ["ExperienceStore", "STATUS_EXPERIENCE_STORE"]

@@ -8,7 +8,7 @@ from ctypes import c_float, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 
 import numpy as np
 
-from ._native import Capacities, EpisodeStats, EvoharnessError, VecEnvInfo, check, lib, ptr
+from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvInfo, check, lib, ptr
 
 #: The suite's tasks and their ``evoharness_task`` codes.
 TASKS = {"migration": 0, "records": 1, "orchestration": 2}
@@ -47,7 +47,7 @@ def _range(organisations) -> range:
     return r
 
 
-class VecEnv:
+class VecEnv(Handle):
     """``n`` environments of one task, stepped together (see the suite's ``vec_env`` module).
 
     Environment ``i`` runs organisation ``organisations[0] + g % len(organisations)`` with
@@ -84,15 +84,6 @@ class VecEnv:
         if getattr(self, "_h", None):
             lib().evoharness_vec_env_free(self._h)
             self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _live(self):
         if not self._h:

@@ -38,7 +38,7 @@ from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_float, c_i
 
 import numpy as np
 
-from ._native import Capacities, EpisodeStats, EvoharnessError, VecEnvInfo, check, lib, ptr
+from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvInfo, check, lib, ptr
 from .vec_env import layout as _layout
 
 #: The core's bounds (``evoharness.h``): checked here first, for clearer messages.
@@ -516,7 +516,7 @@ class Templates:
         return self.start["track"] + field
 
 
-class HarnessEnv:
+class HarnessEnv(Handle):
     """``n`` environments over worlds written in Python, stepped together through the C library
     (``evoharness_vec_env_new_worlds``): the library's workspace, harness actions, budget,
     costs, observation, mask and reward over the worlds' tools and judges.
@@ -636,15 +636,6 @@ class HarnessEnv:
         if getattr(self, "_h", None):
             lib().evoharness_vec_env_free(self._h)
             self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def _live(self):
         if not self._h:
