@@ -305,6 +305,30 @@ impl Controller<SuiteWorld> for LeanHarness {
     }
 }
 
+/// Whether `job`, planned at event `e`, changes what a policy sees of the workspace: a recall
+/// that finds no lesson not recalled yet, and a note of the remedy a lesson already names,
+/// change nothing it sees ([`StaticHarness::imitable`] leaves them out).
+fn leaves_a_trace(job: Job, e: &EventBuf, ws: &HeapWorkspace) -> bool {
+    let value = |f: u8| e.fields.get(usize::from(f)).map(|f| &f.value);
+    let lessons = ws.experience().lessons();
+    match job {
+        Job::Recall(f) => value(f).is_some_and(|v| {
+            lessons
+                .iter()
+                .any(|l| !l.recalled && l.trigger.match_rank(v) > 0)
+        }),
+        Job::Note(f) => {
+            let remedy = ws.last_act().map(|t| Value::Int(i64::from(t)));
+            !value(f).is_some_and(|v| {
+                lessons
+                    .iter()
+                    .any(|l| l.trigger.same(v) && remedy.as_ref().is_some_and(|r| l.remedy.same(r)))
+            })
+        }
+        _ => true,
+    }
+}
+
 /// One thing the static harness does; resolved to a template when it is its turn, because
 /// the harness actions before it change the workspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,13 +365,37 @@ enum ArgOf {
 }
 
 /// Hand-written rules over the workspace; see the [module docs](self).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct StaticHarness {
     agenda: heapless::Deque<Job, 24>,
     fresh: bool,
+    blind_recalls: bool,
+}
+
+impl Default for StaticHarness {
+    fn default() -> Self {
+        Self {
+            agenda: heapless::Deque::new(),
+            fresh: false,
+            blind_recalls: true,
+        }
+    }
 }
 
 impl StaticHarness {
+    /// The static harness without its blind recalls: it recalls only where a lesson that is
+    /// not recalled yet matches. A recall that finds nothing leaves no trace in the workspace,
+    /// so a policy, which sees only the workspace, cannot tell whether it has made it and
+    /// cannot imitate the rule that makes it; this variant is the static harness a policy can
+    /// learn (the `static` teacher of [`VecEnv`](crate::VecEnv)). All its other harness
+    /// actions are the static harness's.
+    pub fn imitable() -> Self {
+        Self {
+            blind_recalls: false,
+            ..Self::default()
+        }
+    }
+
     fn plan(&mut self, view: &View<'_, SuiteWorld>) -> Result<()> {
         let ws = view.workspace;
         let kind = view.world.config().kind;
@@ -410,6 +458,9 @@ impl StaticHarness {
         };
         self.agenda.clear();
         for &j in jobs.iter().chain(tail) {
+            if !self.blind_recalls && !leaves_a_trace(j, e, ws) {
+                continue;
+            }
             let _ = self.agenda.push_back(j);
         }
         Ok(())

@@ -22,15 +22,17 @@
 //!
 //! After construction a step allocates nothing in this crate (a world may).
 
+use std::any::Any;
 use std::ops::Range;
 
-use evoharness_core::{Capacities, Costs};
+use evoharness_core::{Capacities, Costs, Outcome};
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{
-    Agent, AgentConfig, Controller, Decision, Error, ErrorKind, External, Result, Selection, World,
+    Agent, AgentConfig, Controller, Decision, Error, ErrorKind, External, Result, Selection, View,
+    World,
 };
 
-use crate::baselines::{LeanHarness, Oracle};
+use crate::baselines::{LeanHarness, Oracle, StaticHarness};
 use crate::episode::{Score, agent_config};
 use crate::intent::{self, Intent};
 use crate::world::SuiteWorld;
@@ -47,7 +49,17 @@ pub enum Teacher {
     Lean,
     /// [`Oracle`]: reads the hidden state; an upper bound, not fully imitable.
     Oracle,
+    /// [`StaticHarness::imitable`]: the harness-heavy rule (it tracks every changed field and
+    /// checkpoints every landing), the starting point of harness annealing, without the
+    /// recalls that find nothing (no policy could imitate those). It keeps an agenda, so each
+    /// environment keeps a copy of it that follows the actions actually taken (see
+    /// [`VecEnv::teacher_actions`]).
+    Static,
 }
+
+/// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
+/// action (a state only a learner's own mistakes reach).
+pub const NO_LABEL: u32 = u32::MAX;
 
 /// How [`VecEnv::from_worlds`] sets up environments over the caller's worlds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,6 +96,9 @@ impl WorldsConfig {
 /// Many environments; see the [module docs](self).
 pub struct VecEnv<W = SuiteWorld> {
     agents: Vec<Env<W>>,
+    /// One [`StaticHarness::imitable`] per environment over the suite's worlds (empty for
+    /// other worlds), advanced by the actions taken: its agenda is the static teacher's state.
+    statics: Vec<StaticHarness>,
     scores: Vec<Score>,
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
@@ -142,7 +157,13 @@ impl VecEnv<SuiteWorld> {
 
     /// Writes, for every environment, the template `teacher` would choose in its current state
     /// (the one its last observation shows): labels for imitation, such as DAgger's on states
-    /// a learning policy visits. Allocation-free.
+    /// a learning policy visits. Where the teacher's choice is not a legal template there (a
+    /// state only a learner's mistakes reach), [`NO_LABEL`]. Allocation-free.
+    ///
+    /// The lean harness and the oracle decide from the state alone. The static harness works
+    /// through an agenda that each event sets; each environment's copy of it moves on when the
+    /// action taken is the one it would have chosen, and starts a new agenda at each event, so
+    /// its labels hold on a learner's trajectories too.
     pub fn teacher_actions(&self, teacher: Teacher, out: &mut [u32]) -> Result<()> {
         self.check_len("out", out, 1)?;
         // The rules draw nothing at random.
@@ -152,14 +173,12 @@ impl VecEnv<SuiteWorld> {
             let d = match teacher {
                 Teacher::Lean => LeanHarness.decide(&view, &mut rng),
                 Teacher::Oracle => Oracle.decide(&view, &mut rng),
-            }?;
-            let Decision::Template(t) = d else {
-                return Err(Error::new(
-                    ErrorKind::Workspace,
-                    format!("environment {i}: the teacher chose no template"),
-                ));
+                Teacher::Static => self.statics[i].clone().decide(&view, &mut rng),
             };
-            out[i] = t as u32;
+            out[i] = match d {
+                Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,
+                _ => NO_LABEL,
+            };
         }
         Ok(())
     }
@@ -206,8 +225,16 @@ impl<W: World + 'static> VecEnv<W> {
             agents.push(agent);
         }
         let layout = *agents[0].layout();
+        let mut statics = Vec::new();
+        if (agents[0].world() as &dyn Any).is::<SuiteWorld>() {
+            statics.resize(n, StaticHarness::imitable());
+            for (s, a) in statics.iter_mut().zip(&agents) {
+                follow_begin(s, a);
+            }
+        }
         Ok(Self {
             agents,
+            statics,
             scores,
             episodes: vec![0; n],
             last: vec![None; n],
@@ -348,6 +375,9 @@ impl<W: World + 'static> VecEnv<W> {
         let env_error = |i: usize, e: Error| Error::new(e.kind(), format!("environment {i}: {e}"));
         for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
             let decision = Decision::Template(actions[i] as usize);
+            if let Some(s) = self.statics.get_mut(i) {
+                follow_decision(s, r, actions[i] as usize);
+            }
             let report = r
                 .step_with(&decision)
                 .map_err(|e| env_error(i, e))?
@@ -358,6 +388,13 @@ impl<W: World + 'static> VecEnv<W> {
                     )
                 })?;
             reward[i] = score.step(r, &report) as f32;
+            if let Some(s) = self.statics.get_mut(i) {
+                // The static harness starts a new agenda at every event a world call gives.
+                let event = matches!(report.outcome, Outcome::Call(_))
+                    .then(|| r.workspace().event())
+                    .flatten();
+                s.observe(&report.action, event);
+            }
             if let Some(e) = r.world().take_failure() {
                 return Err(env_error(i, e));
             }
@@ -377,10 +414,46 @@ impl<W: World + 'static> VecEnv<W> {
                     return Err(env_error(i, e));
                 }
                 *score = Score::begin(r);
+                if let Some(s) = self.statics.get_mut(i) {
+                    follow_begin(s, r);
+                }
             }
             write(r, i, self.obs_len, self.actions, obs, mask)?;
         }
         Ok(())
+    }
+}
+
+/// Environment `r`'s view as a suite world's, if its world is one.
+fn suite_view<W: World + 'static>(r: &Env<W>) -> Option<View<'_, SuiteWorld>> {
+    let world = (r.world() as &dyn Any).downcast_ref::<SuiteWorld>()?;
+    let v = r.view();
+    Some(View {
+        workspace: v.workspace,
+        layout: v.layout,
+        world,
+        obs: v.obs,
+        mask: v.mask,
+        selection: v.selection,
+    })
+}
+
+/// The static teacher's copy starts the episode `r` has just started.
+fn follow_begin<W: World + 'static>(s: &mut StaticHarness, r: &Env<W>) {
+    if let Some(view) = suite_view(r) {
+        s.begin(&view);
+    }
+}
+
+/// The static teacher's copy moves on if `template`, about to be taken, is what it would
+/// have chosen (allocation-free: its agenda is inline).
+fn follow_decision<W: World + 'static>(s: &mut StaticHarness, r: &Env<W>, template: usize) {
+    let Some(view) = suite_view(r) else { return };
+    let mut next = s.clone();
+    if let Ok(Decision::Template(t)) = next.decide(&view, &mut SplitMix64(0))
+        && t == template
+    {
+        *s = next;
     }
 }
 
@@ -449,6 +522,61 @@ mod tests {
         }
         assert!(ends > 0);
         assert_eq!(ends as u64, (0..3).map(|i| v.episodes(i)).sum::<u64>());
+    }
+
+    /// Following the static teacher's labels plays, step for step, the episode the
+    /// [`StaticHarness::imitable`] controller plays on its own; and a learner that strays from them
+    /// (here: every seventh step, the first legal template) still gets legal labels or none.
+    #[test]
+    fn following_the_static_teacher_is_the_static_harness() {
+        use crate::episode;
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::new(kind, 120);
+            let n = 2;
+            let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
+            let (ol, al) = (v.obs_len(), v.actions());
+            let mut obs = vec![0.0; n * ol];
+            let mut mask = vec![0; n * al];
+            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+            let mut acts = vec![0u32; n];
+            v.observe(&mut obs, &mut mask).unwrap();
+            while (0..n).any(|i| v.episodes(i) < 1) {
+                v.teacher_actions(Teacher::Static, &mut acts).unwrap();
+                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                    .unwrap();
+            }
+            for i in 0..n {
+                let seed = 5 + i as u64;
+                let world = SuiteWorld::new(task, i as u64);
+                let mut own =
+                    Agent::new(StaticHarness::imitable(), world, agent_config(&task, seed)).unwrap();
+                let want = episode::run(&mut own, seed, u64::MAX, None).unwrap();
+                let got = v.last_episode(i).unwrap();
+                assert!(want.success, "{kind}: {want:?}");
+                assert_eq!(
+                    (got.steps, got.harness, got.world_actions, got.success),
+                    (want.steps, want.harness, want.world_actions, want.success),
+                    "{kind} env {i}"
+                );
+                assert!(got.harness.iter().sum::<u64>() > got.world_actions);
+            }
+            let mut labelled = 0;
+            for s in 0..3_000 {
+                v.teacher_actions(Teacher::Static, &mut acts).unwrap();
+                for (i, a) in acts.iter_mut().enumerate() {
+                    let m = &mask[i * al..(i + 1) * al];
+                    if *a == NO_LABEL || s % 7 == 0 {
+                        *a = pick(m, 0);
+                    } else {
+                        assert_eq!(m[*a as usize], 1, "a label is legal");
+                        labelled += 1;
+                    }
+                }
+                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                    .unwrap();
+            }
+            assert!(labelled > 3_000, "{kind}: {labelled} labels in 6,000 states");
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ def parser() -> argparse.ArgumentParser:
                          "validation also run every task, besides --horizon (GRPO: --horizon)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
-                     "with --suite, the name of a library teacher (lean or oracle)")
+                     "with --suite, the name of a library teacher (lean, oracle or static)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,

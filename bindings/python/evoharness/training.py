@@ -240,7 +240,7 @@ class WorldSource:
 
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
-    by one of the library's rule-based teachers (``lean`` or ``oracle``). Training and
+    by one of the library's rule-based teachers (``lean``, ``oracle`` or ``static``). Training and
     validation run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out
     evaluation uses others again (``evoharness eval``, ``examples/train``)."""
 
@@ -274,7 +274,8 @@ class SuiteSource:
         return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
-        return env.teacher_actions(self.teacher).astype(np.int64), 0
+        labels = env.teacher_actions(self.teacher)
+        return labels, int((labels < 0).sum())
 
 
 def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: str = "valid",
@@ -454,11 +455,17 @@ def choose(best) -> dict:
 def group_advantages(traj, finished, group: int) -> list:
     """GRPO's batch: every step of every finished episode, as (obs, mask, action, old log-prob,
     advantage), the advantage being the episode's return less its group's mean, over the
-    group's standard deviation. Environments `g*group .. (g+1)*group` form group `g`."""
+    group's standard deviation; a group in which no episode succeeded gives no steps.
+    Environments `g*group .. (g+1)*group` form group `g`."""
     batch = []
     for g in range(len(finished) // group):
         members = range(g * group, (g + 1) * group)
         R = np.array([finished[i]["reward"] for i in members])
+        if not any(finished[i]["success"] for i in members):
+            # A group where no member succeeded says nothing about what success costs; what
+            # it would teach is to fail cheaply, that is to give up at once (the reward
+            # charges every step), which is how a policy's success collapses. It sits out.
+            continue
         adv = (R - R.mean()) / (R.std() + 1e-6)
         for j, i in enumerate(members):
             batch += [(o, m, act, lp, adv[j]) for (o, m, act, lp) in traj[i]]
@@ -538,7 +545,8 @@ def grpo(net, source, args, log, deadline: float, best, rng):
                 env.close()
             batch += group_advantages(traj, finished, G)
             eps += finished
-        grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
+        if batch:
+            grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
         v = validate(net, source, VALID_SEED, args.valid_episodes)
         log(stage=2, iteration=it, steps=len(batch),
             train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),

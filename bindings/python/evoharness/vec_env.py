@@ -13,7 +13,9 @@ from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvIn
 #: The suite's tasks and their ``evoharness_task`` codes.
 TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 0, "oracle": 1}
+TEACHERS = {"lean": 0, "oracle": 1, "static": 2}
+#: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
+NO_LABEL = -1
 
 
 def suite_capacities() -> dict:
@@ -111,13 +113,18 @@ class VecEnv(Handle):
         return self.obs, self.mask, self.reward, self.done
 
     def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
-        """The template a rule-based teacher (``lean`` or ``oracle``) would choose now in every
-        environment: labels for imitation learning. The array is reused by the next call."""
+        """The template a rule-based teacher (``lean``, ``oracle`` or ``static``) would choose
+        now in every environment: labels for imitation learning, as int64, :data:`NO_LABEL`
+        (-1) where the teacher has no legal action (a state only a learner's mistakes reach).
+        The ``static`` harness works through an agenda; each environment's copy of it follows
+        the actions taken, so its labels hold on a learner's trajectories too."""
         if teacher not in TEACHERS:
-            raise ValueError(f"unknown teacher {teacher!r}: expected lean or oracle")
+            raise ValueError(f"unknown teacher {teacher!r}: expected {', '.join(TEACHERS)}")
         check(lib().evoharness_vec_env_teacher_actions(
             self._live(), TEACHERS[teacher], ptr(self._teacher, c_uint32), self._teacher.size))
-        return self._teacher
+        labels = self._teacher.astype(np.int64)
+        labels[self._teacher == np.iinfo(np.uint32).max] = NO_LABEL
+        return labels
 
     def last_episode(self, i: int):
         """Environment ``i``'s last finished episode as a dict, or None before its first end."""

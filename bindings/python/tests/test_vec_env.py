@@ -39,6 +39,28 @@ def test_the_lean_teacher_succeeds_through_python(task):
     assert env.last_episode(0)["harness_actions"] < env.last_episode(0)["world_actions"]
 
 
+def test_the_static_teacher_labels_a_learners_states_and_leads_harness_heavy_episodes():
+    env = evoharness.VecEnv("migration", 60, 2, organisations=range(2), seed=3)
+    episodes, strayed = [], 0
+    rng = np.random.default_rng(0)
+    for step in range(4000):
+        a = env.teacher_actions("static")
+        assert a.dtype == np.int64
+        ok = a >= 0
+        assert all(env.mask[i, a[i]] == 1 for i in np.flatnonzero(ok))
+        # Past the first 1,500 steps a learner strays a tenth of the time; before, it follows.
+        stray = (rng.random(env.n) < 0.1) & (step > 1500) | ~ok
+        legal = [np.flatnonzero(env.mask[i])[0] for i in range(env.n)]
+        a = np.where(stray, legal, a)
+        strayed += int(stray.sum())
+        _, _, _, done = env.step(a)
+        if step <= 1500:
+            episodes += [env.last_episode(int(i)) for i in np.nonzero(done)[0]]
+    assert strayed > 0 and episodes
+    assert all(e["success"] for e in episodes)
+    assert all(e["harness_actions"] > e["world_actions"] for e in episodes)
+
+
 def test_refusals_change_nothing():
     env = evoharness.VecEnv("records", 50, 2)
     before = env.obs.copy(), env.mask.copy()

@@ -24,6 +24,12 @@
 #include "evoharness.h"
 
 /**
+ * What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
+ * no legal action (a state only a learner's own mistakes reach).
+ */
+#define EVOHARNESS_VEC_ENV_NO_LABEL UINT32_MAX
+
+/**
  * One of the suite's three task kinds.
  */
 enum evoharness_task
@@ -72,6 +78,12 @@ enum evoharness_teacher
      * The oracle: reads the world's hidden state; an upper bound, not fully imitable.
      */
     EVOHARNESS_TEACHER_ORACLE = 1,
+    /**
+     * The static harness: the harness-heavy rule (it tracks every changed field, checkpoints
+     * every landing, recalls before every landing), where harness annealing starts. It works
+     * through an agenda; each environment keeps a copy that follows the actions taken.
+     */
+    EVOHARNESS_TEACHER_STATIC = 2,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -470,7 +482,8 @@ evoharness_status evoharness_vec_env_step(struct evoharness_vec_env *env,
  * Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
  * `evoharness_teacher`) would choose now in every environment, in the state its last
  * observation shows: labels for imitation learning, such as DAgger's on the states a learning
- * policy visits. The choices are legal (their mask bytes are 1).
+ * policy visits. The choices are legal (their mask bytes are 1); an environment where the
+ * teacher's choice is not legal gets `EVOHARNESS_VEC_ENV_NO_LABEL` instead.
  *
  * Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown teacher or an
  * array of the wrong length.

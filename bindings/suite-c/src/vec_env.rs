@@ -238,7 +238,15 @@ pub enum evoharness_teacher {
     Lean = 0,
     /// The oracle: reads the world's hidden state; an upper bound, not fully imitable.
     Oracle = 1,
+    /// The static harness: the harness-heavy rule (it tracks every changed field, checkpoints
+    /// every landing, recalls before every landing), where harness annealing starts. It works
+    /// through an agenda; each environment keeps a copy that follows the actions taken.
+    Static = 2,
 }
+
+/// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
+/// no legal action (a state only a learner's own mistakes reach).
+pub const EVOHARNESS_VEC_ENV_NO_LABEL: u32 = u32::MAX;
 
 /// The sizes of a vectorised environment.
 #[repr(C)]
@@ -681,7 +689,8 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
 /// Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
 /// `evoharness_teacher`) would choose now in every environment, in the state its last
 /// observation shows: labels for imitation learning, such as DAgger's on the states a learning
-/// policy visits. The choices are legal (their mask bytes are 1).
+/// policy visits. The choices are legal (their mask bytes are 1); an environment where the
+/// teacher's choice is not legal gets `EVOHARNESS_VEC_ENV_NO_LABEL` instead.
 ///
 /// Errors (nothing written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for an unknown teacher or an
 /// array of the wrong length.
@@ -703,9 +712,10 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
         let t = match teacher {
             0 => Teacher::Lean,
             1 => Teacher::Oracle,
+            2 => Teacher::Static,
             t => {
                 return Err(Error::invalid(format!(
-                    "teacher is {t}: 0 lean or 1 oracle"
+                    "teacher is {t}: 0 lean, 1 oracle or 2 static"
                 )));
             }
         };

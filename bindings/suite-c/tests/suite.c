@@ -316,8 +316,8 @@ static void test_training(void) {
            evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 2, actions, 4));
-    CHECK(error_mentions("0 lean or 1 oracle"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 3, actions, 4));
+    CHECK(error_mentions("0 lean, 1 oracle or 2 static"));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
     CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
@@ -335,6 +335,34 @@ static void test_training(void) {
     CHECK(a.success && b.success && a.steps == b.steps && a.reward == b.reward);
     OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_ORACLE, actions, 4));
     for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+    /* The static teacher keeps an agenda: followed, it lands every record too, with more
+     * harness actions than world actions. Where the lean teacher led, the static one may have
+     * no legal action (it checkpoints into a plan the lean one never made): no label, and the
+     * first legal template stands in, as a learner's own choice would. */
+    uint64_t before = 0;
+    OK(evoharness_vec_env_episodes(v, 0, &before));
+    episodes = before;
+    int unlabelled = 0;
+    for (int s = 0; s < 40000 && episodes <= before + 1; s++) {
+        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_STATIC, actions, 4));
+        for (size_t i = 0; i < n; i++) {
+            if (actions[i] == EVOHARNESS_VEC_ENV_NO_LABEL) {
+                /* Only in the episode the static teacher took over. */
+                CHECK(i != 0 || episodes == before);
+                unlabelled++;
+                actions[i] = 0;
+                while (mask[i * al + actions[i]] == 0) actions[i]++;
+            }
+            CHECK(mask[i * al + actions[i]] == 1);
+        }
+        OK(evoharness_vec_env_step(v, actions, 4, obs, n * ol, mask, n * al, reward, 4, done, 4));
+        OK(evoharness_vec_env_episodes(v, 0, &episodes));
+    }
+    CHECK(episodes == before + 2);
+    CHECK(unlabelled > 0); /* the take-over reached such states: NO_LABEL is written */
+    /* The episode after the take-over is the static teacher's alone. */
+    OK(evoharness_vec_env_last_episode(v, 0, &a));
+    CHECK(a.success && a.harness[0] + a.harness[1] + a.harness[2] + a.harness[3] > a.world_actions);
 
     free(obs);
     free(mask);
