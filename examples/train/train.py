@@ -249,7 +249,16 @@ def main():
                     help="what the network sees: the workspace (the policy) or the last --window "
                          "events (the append-only ablation, evaluated here, not exported)")
     ap.add_argument("--window", type=int, default=8, help="events the append-only view keeps")
+    ap.add_argument("--tasks", default=",".join(TASKS),
+                    help="the families to train on (default all three); the evaluation runs all "
+                         "three, so a family left out is a held-out family")
+    ap.add_argument("--teacher", choices=("lean", "static"), default="lean",
+                    help="stage 1's teacher: the lean harness (the shipped policy) or the static "
+                         "harness (harness annealing starts from it)")
     args = ap.parse_args()
+    tasks = [t for t in args.tasks.split(",") if t]
+    if not tasks or any(t not in TASKS for t in tasks):
+        sys.exit(f"--tasks: expected some of {', '.join(TASKS)}, got {args.tasks!r}")
     if args.smoke:
         args.horizon, args.test_episodes = 50, 4
     if args.observation != "workspace":
@@ -260,7 +269,7 @@ def main():
         return
     # The bar is at the training horizon and at 4x it: behaviour cloning and validation run
     # both (GRPO the training horizon).
-    argv = ["--suite", ",".join(TASKS), "--teacher", "lean", "--out", str(args.out),
+    argv = ["--suite", ",".join(tasks), "--teacher", args.teacher, "--out", str(args.out),
             "--seed", str(args.seed), "--horizon", str(args.horizon),
             "--also-horizons", str(4 * args.horizon)]
     for flag in DEFAULTS:

@@ -2,7 +2,7 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
-    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle --out POLICY.onnx ...
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static --out POLICY.onnx ...
 
 ``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
 ``orchestration``; one kind of environment each) with one of the library's rule-based
@@ -66,6 +66,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--rl-iters", type=int, default=10)
     ap.add_argument("--rl-epochs", type=int, default=2)
+    ap.add_argument("--rl-batch", type=int, help="GRPO's minibatch (default: --batch); larger "
+                    "means fewer, steadier updates per iteration")
     ap.add_argument("--rl-lr", type=float, default=5e-5)
     ap.add_argument("--group", type=int, default=4)
     ap.add_argument("--groups", type=int, default=8)
@@ -99,7 +101,7 @@ def main(argv=None) -> int:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
-                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle); "
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
                 also = [int(h) for h in args.also_horizons.split(",") if h]

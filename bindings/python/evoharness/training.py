@@ -546,7 +546,8 @@ def grpo(net, source, args, log, deadline: float, best, rng):
             batch += group_advantages(traj, finished, G)
             eps += finished
         if batch:
-            grpo_update(net, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng)
+            grpo_update(net, ref, opt, batch, args.rl_epochs,
+                        getattr(args, "rl_batch", None) or args.batch, args.kl, rng)
         v = validate(net, source, VALID_SEED, args.valid_episodes)
         log(stage=2, iteration=it, steps=len(batch),
             train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),

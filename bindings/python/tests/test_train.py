@@ -252,9 +252,18 @@ def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
     # What the suite cannot do is said before training.
     for argv, says in [
         (["--suite", "records,payroll", "--teacher", "lean"], "unknown suite task(s) ['payroll']"),
-        (["--suite", "records", "--teacher", "static"], "teachers are lean, oracle"),
+        (["--suite", "records", "--teacher", "rules"], "teachers are lean, oracle, static"),
         (["--suite", "records", "--demos", str(tmp_path / "d.jsonl")], "--suite trains from a library teacher"),
     ]:
         assert train.main(argv + ["--out", str(tmp_path / "x.onnx")]) == 2
         assert says in capsys.readouterr().err
     assert not (tmp_path / "x.onnx").exists()
+    # The static harness teaches too (harness annealing starts from it): while it leads (the
+    # first round), it has a label for every state.
+    assert train.main(["--suite", "migration", "--teacher", "static", "--out",
+                       str(tmp_path / "static.onnx"), "--smoke", "--quiet", "--horizon", "40"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "static.train.jsonl").read_text().splitlines()]
+    first = [r for r in rows if r.get("stage") == 1][0]
+    assert first["beta"] == 1.0 and first["teacher_refused"] == 0
+    assert rows[-1]["load_check"].startswith("ok")
+    assert json.loads((tmp_path / "static.json").read_text())["source"] == "static"
