@@ -129,7 +129,7 @@ for t in "${targets[@]}"; do
             kept=$((kept + 1))
         fi
     done
-    summary+=("$line; corpus: $kept kept inputs, $(du -sk corpus/"$t" | cut -f1) KB")
+    summary+=("$line; corpus: $kept kept inputs, $(cat corpus/"$t"/* | wc -c) bytes")
 done
 
 echo "== summary"
