@@ -549,7 +549,8 @@ mod tests {
                 let seed = 5 + i as u64;
                 let world = SuiteWorld::new(task, i as u64);
                 let mut own =
-                    Agent::new(StaticHarness::imitable(), world, agent_config(&task, seed)).unwrap();
+                    Agent::new(StaticHarness::imitable(), world, agent_config(&task, seed))
+                        .unwrap();
                 let want = episode::run(&mut own, seed, u64::MAX, None).unwrap();
                 let got = v.last_episode(i).unwrap();
                 assert!(want.success, "{kind}: {want:?}");
@@ -575,7 +576,10 @@ mod tests {
                 v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
                     .unwrap();
             }
-            assert!(labelled > 3_000, "{kind}: {labelled} labels in 6,000 states");
+            assert!(
+                labelled > 3_000,
+                "{kind}: {labelled} labels in 6,000 states"
+            );
         }
     }
 
