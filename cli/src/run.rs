@@ -373,7 +373,7 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
         Some(true) => "the agent finished, claiming success",
         Some(false) => "the agent finished, giving up",
         None if tally.steps >= limit => "the --steps limit was reached",
-        None if ws.remaining() == 0 => "the budget is spent",
+        None if ws.budget_spent() => "the budget is spent",
         None => "no legal action was left",
     };
     let report = Report {

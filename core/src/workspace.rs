@@ -242,6 +242,17 @@ impl<St: Storage> Workspace<St> {
         self.config.budget.saturating_sub(self.spent)
     }
 
+    /// Whether the budget is spent: what is left pays for no action but `finish` (with every
+    /// verb costing 1, whether nothing is left).
+    pub fn budget_spent(&self) -> bool {
+        let c = &self.config.costs;
+        let cheapest = [c.act, c.track, c.commit, c.recall, c.note]
+            .into_iter()
+            .min()
+            .unwrap_or(0);
+        self.remaining() < u32::from(cheapest)
+    }
+
     /// `Some(claimed success)` once the task has finished.
     pub fn finished(&self) -> Option<bool> {
         self.finished

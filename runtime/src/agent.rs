@@ -656,10 +656,11 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         }
     }
 
-    /// Whether the current task has ended: finished, or its budget spent (then it counts as
-    /// unfinished, even though `finish` costs nothing).
+    /// Whether the current task has ended: finished, or its budget spent, so that no action but
+    /// `finish` fits what is left (then it counts as unfinished, even though `finish` costs
+    /// nothing).
     pub fn is_over(&self) -> bool {
-        self.ws.finished().is_some() || self.ws.remaining() == 0
+        self.ws.finished().is_some() || self.ws.budget_spent()
     }
 
     /// How the current task went so far, as the world judges it ([`World::judge`]); `None`
@@ -796,8 +797,9 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         let outcome = self.ws.apply(&action).map_err(|e| {
             Error::new(
                 ErrorKind::Workspace,
-                format!("the workspace refused {action:?}: {e}"),
+                format!("the workspace refused {action:?}"),
             )
+            .with_source(e)
         })?;
         if self.store.is_some() {
             self.write_through(&action, &outcome);
