@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec};
-use evoharness_suite::{TaskConfig, TaskKind};
+use evoharness_suite::{Scenario, TaskConfig, TaskKind};
 
 use crate::args::{self, Flag, Parsed, Usage};
 use crate::failure::Failure;
@@ -20,6 +20,7 @@ const FLAGS: &[Flag] = &[
     ),
     Flag::value("--seeds", "a range A..B"),
     Flag::value("--horizon", "a number of steps"),
+    Flag::value("--scenario", "v1 or v2"),
     Flag::value("--organisations", "a number N or a range A..B"),
     // The name this flag had before organisations were called so.
     Flag::value("--families", "a number N or a range A..B"),
@@ -56,6 +57,10 @@ Options:
                        made for the suite: 16 facts, 8 steps, 4 lessons, 8 tools)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
   --horizon H          the task's size in steps, 50 to 100000 (default 1000)
+  --scenario v1|v2     the suite's version (default v1): v2 has twelve error codes per
+                       organisation, remedies that drift, a back-off after a failed remedy, an
+                       experience store behind each agent's working set, world calls and
+                       commits that cost two units of budget, and per-item fault draws
   --organisations N|A..B
                        episode s runs in organisation A + s mod (B-A) (an organisation decides
                        the error codes and their remedies), and an organisation's episodes run
@@ -95,6 +100,12 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
         .ok_or_else(|| usage("missing --task (migration, records or orchestration)".into()))?
         .parse()
         .map_err(usage)?;
+    let scenario: Scenario = p
+        .value("--scenario")
+        .map(str::parse)
+        .transpose()
+        .map_err(usage)?
+        .unwrap_or_default();
     let seeds = range(&p, "--seeds")?.unwrap_or(0..100);
     let (flag, given) = match p.value("--organisations") {
         Some(v) => ("--organisations", Some(v)),
@@ -148,7 +159,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
             agents.push(a);
         }
         return sweep(
-            kind,
+            TaskConfig::of(scenario, kind, 1),
             &agents,
             &horizons,
             seeds,
@@ -175,7 +186,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
         })?,
     };
     let spec = EvalSpec {
-        task: TaskConfig::new(kind, horizon),
+        task: TaskConfig::of(scenario, kind, horizon),
         seeds,
         organisations,
         threads,
@@ -313,7 +324,10 @@ fn table(r: &EvalReport) -> String {
   step time             {p50:.2} us median, {p99:.2} us p99
   wall time             {wall:.2} s
 ",
-        task = r.task,
+        task = match r.scenario {
+            Scenario::V1 => r.task.clone(),
+            v => format!("{} ({v})", r.task),
+        },
         agent = r.agent,
         h = r.horizon,
         b = r.budget,
@@ -345,7 +359,7 @@ fn table(r: &EvalReport) -> String {
     reason = "one call site, every argument a flag"
 )]
 fn sweep(
-    kind: TaskKind,
+    task: TaskConfig,
     agents: &[AgentSpec],
     horizons: &[u32],
     seeds: Range<u64>,
@@ -354,11 +368,12 @@ fn sweep(
     json: bool,
     out: &str,
 ) -> Result<(), Failure> {
+    let kind = task.kind;
     let mut reports = Vec::new();
     for agent in agents {
         for &h in horizons {
             let spec = EvalSpec {
-                task: TaskConfig::new(kind, h),
+                task: TaskConfig { horizon: h, ..task },
                 seeds: seeds.clone(),
                 organisations: organisations.clone(),
                 trace: None,

@@ -5,7 +5,8 @@
 //! | [`Oracle`] | the workspace, only when it must | sees the world's hidden state: the right tool, the remedy, when a token runs out. An upper bound, and the proof that each task is solvable within its budget. |
 //! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
-//! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once. What a trained policy should learn to do, and a teacher to imitate. |
+//! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once (v2: and mark a remedy that failed). What a trained policy should learn to do, and a teacher to imitate. |
+//! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2. |
 //! | [`RandomAgent`] | none | a uniformly random legal template: the floor. |
 //!
 //! All but the append-only baseline act through the structured-v1 templates, exactly as a
@@ -255,15 +256,16 @@ impl Controller<SuiteWorld> for LeanHarness {
             }
             Ev::Error("timeout") => act(layout, last, item),
             Ev::Error("duplicate") => act(layout, SPECIAL, item),
-            Ev::Error("rejected") => {
-                let known = e
-                    .get("code")
-                    .and_then(|c| ws.experience().find(c))
-                    .and_then(|l| match ws.experience().lessons()[l].remedy {
-                        Value::Int(t) => u16::try_from(t).ok().filter(|t| REMEDIES.contains(t)),
-                        _ => None,
-                    });
-                act(layout, known.unwrap_or(REMEDIES[0]), item)
+            Ev::Error("rejected") => act(layout, remedy_for(ws, e.get("code"), REMEDIES[0]), item),
+            Ev::Error("remedy_failed") if e.get("retry_in").is_some() => {
+                // v2: carry the item through the back-off, mark the remedy that failed, wait.
+                let (Some(f), Some(v)) = (field(e, key), e.get(key)) else {
+                    return act(layout, WAIT, None);
+                };
+                if belief(key).is_none_or(|(_, b)| !b.same(v)) {
+                    return index(layout, Template::Track { field: f });
+                }
+                mark_failed_remedy(ws, e, layout).unwrap_or_else(|| act(layout, WAIT, None))
             }
             Ev::Error("remedy_failed") => {
                 let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);
@@ -296,6 +298,9 @@ impl Controller<SuiteWorld> for LeanHarness {
                             .same(&Value::Int(i64::from(last)))
                     });
                 match field(e, "code") {
+                    Some(_) if !noted && needs_room(ws, e.get("code")) => {
+                        index(layout, Template::Consolidate)
+                    }
                     Some(f) if !noted => index(layout, Template::NoteField { field: f }),
                     _ => fetch(),
                 }
@@ -303,6 +308,178 @@ impl Controller<SuiteWorld> for LeanHarness {
             _ => fetch(),
         }
     }
+}
+
+/// The lean harness tuned for v2's experience: what [`LeanHarness`] does, and, for a code whose
+/// lesson is not in the working set, a `recall` from the experience store first (`recall`),
+/// then the remedy the working set's sound lessons name most often instead of the first
+/// (`favourite`). The best rule written for v2 (the `tuned` agent; `tuned:plain`,
+/// `tuned:recall` and `tuned:favourite` are its variants for a sweep).
+///
+/// Unlike the lean harness it remembers one thing outside the workspace: whether its last
+/// decision was a recall. A recall that finds nothing leaves no trace in the workspace, and
+/// without that memory the rule would recall again.
+#[derive(Clone, Debug)]
+pub struct TunedHarness {
+    recall: bool,
+    favourite: bool,
+    recalled: bool,
+}
+
+impl Default for TunedHarness {
+    fn default() -> Self {
+        Self::new(true, true)
+    }
+}
+
+impl TunedHarness {
+    /// The rule with recalls and favourite-first guesses switched on or off.
+    pub fn new(recall: bool, favourite: bool) -> Self {
+        Self {
+            recall,
+            favourite,
+            recalled: false,
+        }
+    }
+
+    /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`.
+    pub fn label(&self) -> &'static str {
+        match (self.recall, self.favourite) {
+            (true, true) => "tuned",
+            (false, false) => "tuned:plain",
+            (true, false) => "tuned:recall",
+            (false, true) => "tuned:favourite",
+        }
+    }
+
+    fn rejected(&mut self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Result<Decision> {
+        let (ws, layout) = (view.workspace, view.layout);
+        let kind = view.world.config().kind;
+        let code = e.get("code");
+        let known = code.is_some_and(|c| ws.experience().find(c).is_some());
+        if self.recall
+            && !known
+            && !self.recalled
+            && let Some(f) = field(e, "code")
+        {
+            self.recalled = true;
+            return index(layout, Template::Recall { field: f });
+        }
+        let unknown = if self.favourite {
+            favourite(ws)
+        } else {
+            REMEDIES[0]
+        };
+        let item = field(e, kind.item_key()).map(Source::Field);
+        act(layout, remedy_for(ws, code, unknown), item)
+    }
+}
+
+/// The remedy the working set's lessons name most often, among those not rated harmful more
+/// than helpful (ties: the first remedy); the first remedy if there is none.
+fn favourite(ws: &HeapWorkspace) -> u16 {
+    let mut counts = [0u32; REMEDIES.len()];
+    for l in ws.experience().lessons() {
+        if l.harmful > l.helpful {
+            continue;
+        }
+        if let Value::Int(t) = l.remedy
+            && let Some(i) = REMEDIES.iter().position(|&r| i64::from(r) == t)
+        {
+            counts[i] += 1;
+        }
+    }
+    let best = (0..REMEDIES.len())
+        .max_by_key(|&i| (counts[i], std::cmp::Reverse(i)))
+        .unwrap_or(0);
+    REMEDIES[best]
+}
+
+impl Controller<SuiteWorld> for TunedHarness {
+    fn name(&self) -> String {
+        self.label().into()
+    }
+
+    fn capacities(&self) -> Capacities {
+        CAPACITIES
+    }
+
+    fn needs(&self) -> Needs {
+        RULES_NEED
+    }
+
+    fn decide(&mut self, view: &View<'_, SuiteWorld>, rng: &mut SplitMix64) -> Result<Decision> {
+        let e = current(view)?;
+        let d = if classify(e, view.world.config().kind) == Ev::Error("rejected") {
+            self.rejected(view, e)
+        } else {
+            LeanHarness.decide(view, rng)
+        };
+        if !matches!(d, Ok(Decision::Template(t)) if matches!(view.layout.template(t), Some(Template::Recall { .. })))
+        {
+            self.recalled = false;
+        }
+        d
+    }
+}
+
+/// The remedy to try for an item rejected with `code`: the one its lesson names, or the one
+/// after it if the lesson was rated harmful more than helpful (v2: it failed, and the rule
+/// marked it); without a lesson, `unknown`.
+fn remedy_for(ws: &HeapWorkspace, code: Option<&Value>, unknown: u16) -> u16 {
+    let x = ws.experience();
+    let Some(l) = code.and_then(|c| x.find(c)).map(|l| &x.lessons()[l]) else {
+        return unknown;
+    };
+    let Some(i) = (match l.remedy {
+        Value::Int(t) => REMEDIES.iter().position(|&r| i64::from(r) == t),
+        _ => None,
+    }) else {
+        return unknown;
+    };
+    if l.harmful > l.helpful {
+        REMEDIES[(i + 1) % REMEDIES.len()]
+    } else {
+        REMEDIES[i]
+    }
+}
+
+/// v2: after a failed remedy the service backs off (`retry_in`). The lean rules mark the
+/// remedy that failed: a lesson (code → that remedy) rated harmful, so that the next try
+/// takes the next remedy ([`remedy_for`]). The template that does the next part of that, or
+/// `None` once it is done.
+fn mark_failed_remedy(
+    ws: &HeapWorkspace,
+    e: &EventBuf,
+    layout: &Layout,
+) -> Option<Result<Decision>> {
+    let f = field(e, "code")?;
+    let code = &e.fields[f as usize].value;
+    let last = Value::Int(i64::from(ws.last_act()?));
+    let x = ws.experience();
+    Some(match x.find(code) {
+        Some(l) if x.lessons()[l].remedy.same(&last) => {
+            if x.lessons()[l].harmful > x.lessons()[l].helpful {
+                return None;
+            }
+            index(
+                layout,
+                Template::Rate {
+                    lesson: l as u16,
+                    helpful: false,
+                },
+            )
+        }
+        _ if needs_room(ws, Some(code)) => index(layout, Template::Consolidate),
+        _ => index(layout, Template::NoteField { field: f }),
+    })
+}
+
+/// Whether noting a lesson for `trigger` needs room first: the working set is full and holds
+/// no lesson for it (a v2 organisation has more codes than lesson slots).
+fn needs_room(ws: &HeapWorkspace, trigger: Option<&Value>) -> bool {
+    let x = ws.experience();
+    x.lessons().len() >= x.capacity() && trigger.is_none_or(|t| x.find(t).is_none())
 }
 
 /// Whether `job`, planned at event `e`, changes what a policy sees of the workspace: a recall
@@ -335,6 +512,9 @@ fn leaves_a_trace(job: Job, e: &EventBuf, ws: &HeapWorkspace) -> bool {
 enum Job {
     Track(u8),
     Compress,
+    Consolidate,
+    /// Rate the lesson for the code in field `.0` harmful (v2: its remedy just failed).
+    RateHarmful(u8),
     Retract(&'static str),
     Plan(u8),
     Start,
@@ -446,6 +626,11 @@ impl StaticHarness {
                 Job::Recall(field(e, "code").unwrap_or(0)),
                 Job::Act(ToolOf::Remedy, ArgOf::Item),
             ],
+            Ev::Error("remedy_failed") if e.get("retry_in").is_some() => &[
+                Job::Note(field(e, "code").unwrap_or(0)),
+                Job::RateHarmful(field(e, "code").unwrap_or(0)),
+                wait,
+            ],
             Ev::Error("remedy_failed") => &[Job::Act(ToolOf::NextRemedy, ArgOf::Item)],
             Ev::Error("expired") => &[Job::Act(ToolOf::Tool(SPECIAL), ArgOf::None)],
             Ev::Fixed => &[
@@ -460,6 +645,11 @@ impl StaticHarness {
         for &j in jobs.iter().chain(tail) {
             if !self.blind_recalls && !leaves_a_trace(j, e, ws) {
                 continue;
+            }
+            if let Job::Note(f) = j
+                && needs_room(ws, e.fields.get(usize::from(f)).map(|f| &f.value))
+            {
+                let _ = self.agenda.push_back(Job::Consolidate);
             }
             let _ = self.agenda.push_back(j);
         }
@@ -480,6 +670,24 @@ impl StaticHarness {
         match job {
             Job::Track(f) => index(layout, Template::Track { field: f }),
             Job::Compress => index(layout, Template::Compress),
+            Job::Consolidate => index(layout, Template::Consolidate),
+            Job::RateHarmful(f) => {
+                let e = current(view)?;
+                let lesson = e
+                    .fields
+                    .get(usize::from(f))
+                    .and_then(|f| ws.experience().find(&f.value))
+                    .ok_or_else(|| {
+                        Error::new(ErrorKind::Workspace, "static harness: no lesson to rate")
+                    })?;
+                index(
+                    layout,
+                    Template::Rate {
+                        lesson: lesson as u16,
+                        helpful: false,
+                    },
+                )
+            }
             Job::Retract(key) => index(
                 layout,
                 Template::Retract {
@@ -515,16 +723,7 @@ impl StaticHarness {
                         }
                     }
                     ToolOf::Last => ws.last_act().unwrap_or(PUT),
-                    ToolOf::Remedy => {
-                        let code = current(view)?.get("code");
-                        code.and_then(|c| ws.experience().find(c))
-                            .and_then(|l| match ws.experience().lessons()[l].remedy {
-                                Value::Int(t) => u16::try_from(t).ok(),
-                                _ => None,
-                            })
-                            .filter(|t| REMEDIES.contains(t))
-                            .unwrap_or(REMEDIES[0])
-                    }
+                    ToolOf::Remedy => remedy_for(ws, current(view)?.get("code"), REMEDIES[0]),
                     ToolOf::NextRemedy => {
                         let last = ws.last_act().unwrap_or(REMEDIES[0]);
                         let i = REMEDIES.iter().position(|&t| t == last).unwrap_or(0);

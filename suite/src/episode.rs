@@ -13,7 +13,7 @@
 use std::any::Any;
 use std::time::Instant;
 
-use evoharness_core::Action;
+use evoharness_core::{Action, ApplyError};
 use evoharness_runtime::{Agent, AgentConfig, Controller, Result, Selection, StepReport, World};
 
 use crate::world::SuiteWorld;
@@ -140,8 +140,13 @@ where
     let mut score = Score::begin(agent);
     while score.stats.steps < max_steps && !agent.is_over() {
         let t0 = times.is_some().then(Instant::now);
-        let Some(report) = agent.step()? else {
-            break;
+        let report = match agent.step() {
+            Ok(Some(report)) => report,
+            Ok(None) => break,
+            // A rule that chose an action the last of the budget cannot pay for (a world call
+            // that costs two, with one left) has spent the budget: the episode is unfinished.
+            Err(e) if over_budget(&e) => break,
+            Err(e) => return Err(e),
         };
         if let (Some(t), Some(t0)) = (times.as_deref_mut(), t0) {
             t.record(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
@@ -153,6 +158,13 @@ where
         return Err(e);
     }
     Ok(score.stats)
+}
+
+/// Whether `e` is the workspace refusing an action for costing more than the budget has left.
+fn over_budget(e: &evoharness_runtime::Error) -> bool {
+    std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<ApplyError>())
+        .is_some_and(|a| *a == ApplyError::OverBudget)
 }
 
 /// Step times, in a log-scaled histogram: a median within about 3%, in constant memory.

@@ -15,7 +15,7 @@ use std::time::Instant;
 use evoharness_runtime::{Agent, Controller, Error, ErrorKind, PolicyBuilder, Result, TraceSink};
 use serde::Serialize;
 
-use crate::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
+use crate::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness, TunedHarness};
 use crate::episode::{self, StepTimes, agent_config};
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
@@ -32,6 +32,13 @@ pub enum AgentSpec {
     StaticHarness,
     /// [`LeanHarness`].
     LeanHarness,
+    /// [`TunedHarness`], with recalls and favourite-first guesses on or off.
+    Tuned {
+        /// Recall an absent code's lesson from the store first.
+        recall: bool,
+        /// Guess the working set's favourite remedy for an unknown code.
+        favourite: bool,
+    },
     /// [`Oracle`].
     Oracle,
     /// [`RandomAgent`].
@@ -59,6 +66,9 @@ impl AgentSpec {
             AgentSpec::AppendOnly(w) => format!("append-only:{w}"),
             AgentSpec::StaticHarness => "static-harness".into(),
             AgentSpec::LeanHarness => "lean-harness".into(),
+            AgentSpec::Tuned { recall, favourite } => {
+                TunedHarness::new(*recall, *favourite).label().into()
+            }
             AgentSpec::Oracle => "oracle".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
@@ -71,6 +81,9 @@ impl AgentSpec {
             AgentSpec::AppendOnly(w) => Box::new(AppendOnly::new(*w)),
             AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
             AgentSpec::LeanHarness => Box::new(LeanHarness),
+            AgentSpec::Tuned { recall, favourite } => {
+                Box::new(TunedHarness::new(*recall, *favourite))
+            }
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -95,14 +108,30 @@ impl AgentSpec {
 impl FromStr for AgentSpec {
     type Err = String;
 
-    /// `append-only`, `append-only:W`, `static-harness`, `lean-harness`, `oracle`, `random` or
-    /// `policy:PATH`
+    /// `append-only`, `append-only:W`, `static-harness`, `lean-harness`, `tuned` (or
+    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`), `oracle`, `random` or `policy:PATH`
     /// (loaded with the default [`PolicyBuilder`]).
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         Ok(match s {
             "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
             "static-harness" => AgentSpec::StaticHarness,
             "lean-harness" => AgentSpec::LeanHarness,
+            "tuned" => AgentSpec::Tuned {
+                recall: true,
+                favourite: true,
+            },
+            "tuned:plain" => AgentSpec::Tuned {
+                recall: false,
+                favourite: false,
+            },
+            "tuned:recall" => AgentSpec::Tuned {
+                recall: true,
+                favourite: false,
+            },
+            "tuned:favourite" => AgentSpec::Tuned {
+                recall: false,
+                favourite: true,
+            },
             "oracle" => AgentSpec::Oracle,
             "random" => AgentSpec::Random,
             _ => {
@@ -115,7 +144,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, lean-harness, oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, lean-harness, tuned[:plain|recall|favourite], oracle, random or policy:PATH"
                     ));
                 }
             }
@@ -174,6 +203,8 @@ pub struct ByVerb {
 pub struct EvalReport {
     /// The task's name.
     pub task: String,
+    /// The suite's version the task follows (`v1`, `v2`).
+    pub scenario: crate::Scenario,
     /// The agent's name.
     pub agent: String,
     /// The horizon.
@@ -247,6 +278,7 @@ impl EvalReport {
         debug_assert_eq!(HARNESS_VERBS.len(), 4);
         Self {
             task: spec.task.kind.name().into(),
+            scenario: spec.task.scenario,
             agent,
             horizon: spec.task.horizon,
             budget: spec.task.budget(),
@@ -348,6 +380,10 @@ pub fn run(
                         // A new organisation's agent starts without experience.
                         let world = SuiteWorld::new(spec.task, organisation);
                         let mut agent = Agent::new(ctl, world, agent_config(&spec.task, first))?;
+                        // v2: and an empty experience store behind its working set.
+                        if let Some(store) = spec.task.store() {
+                            agent.set_experience_store(store);
+                        }
                         if let Some(t) = &trace {
                             agent.set_trace(TraceSink::Json(Box::new(t.clone())))?;
                         }

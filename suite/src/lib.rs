@@ -66,6 +66,37 @@
 //!   but its result does not repeat the step, which must be remembered. A step may only run
 //!   after the one before it (`error: dependency`), and must never run twice.
 //!
+//! # Versions: v1 and v2
+//!
+//! A task follows a [`Scenario`]. **v1** ([`TaskConfig::new`]) is the suite above, kept
+//! exactly as it was so that its results stay reproducible. In v1 every harness action the
+//! lean rule takes is forced and the oracle's edge over it is a few thousandths of reward:
+//! nothing is left to learn. **v2** ([`TaskConfig::v2`]) is made so that no hand-written rule
+//! is optimal:
+//!
+//! - **more error codes than lesson slots**: twelve codes per organisation with skewed
+//!   frequencies (the `k`-th with weight `1 / (k + 1)`), a quarter of the items rejected, four
+//!   lesson slots in the working set. Behind the working set each agent has an
+//!   [`ExperienceStore`](evoharness_runtime::ExperienceStore) ([`STORE_BUDGET`] lessons) that
+//!   outlives its episodes: `note` writes through to it and `recall` brings a code's lesson
+//!   back, so when to `recall`, `note`, `rate` and consolidate is a choice;
+//! - **remedies that drift**: for one episode a code's remedy is another one, one time in
+//!   eight, so a lesson can be wrong today and right again tomorrow;
+//! - **failed remedies cost**: the service backs off for three waits after one;
+//! - **costs**: a world call and a `commit` (a durable write) cost two units of budget,
+//!   `track`, `recall` and `note` one (budget twice v1's);
+//! - **faults drawn per item and per attempt of that item**, so an agent acting differently
+//!   on one item meets the same faults on every other (group baselines compare like with
+//!   like).
+//!
+//! The rules: [`LeanHarness`](baselines::LeanHarness) and
+//! [`StaticHarness`](baselines::StaticHarness) carry a rejected item through the back-off and
+//! mark the remedy that failed (a lesson rated harmful); the
+//! [`TunedHarness`](baselines::TunedHarness) also recalls an absent code's lesson and guesses
+//! the organisation's favourite remedy. On seeds and organisations no test uses
+//! (`scripts/v2-sweep.sh`), every rule succeeds in every episode and the oracle keeps about 0.03
+//! reward over the best of them in every family at horizons 100 and 400, intervals apart.
+//!
 //! # Scoring
 //!
 //! An episode succeeds when the agent finishes claiming success and every item landed exactly
@@ -255,9 +286,23 @@ pub struct Faults {
     pub duplicate: f64,
     /// Orchestration only: calls a token lasts, at least (it lasts up to twice this).
     pub token_calls: u32,
+    /// The organisation's error codes (1 to [`CODES_MAX`]; v1 tasks have 3). In v1 a rejected
+    /// item's code is drawn uniformly; in v2 the `k`-th code is drawn with weight `1 / (k + 1)`
+    /// (a few frequent codes and a long tail).
+    pub codes: u16,
+    /// Per episode and code: the chance that the code's remedy is, for this episode only, not
+    /// the organisation's usual one ("remedy drift": a lesson can be wrong today).
+    pub remedy_drift: f64,
+    /// Waits the service backs off for after a failed remedy (`remedy_failed` then carries
+    /// `retry_in`, as an outage does). 0: none.
+    pub lockout: u32,
 }
 
+/// The most error codes an organisation can have.
+pub const CODES_MAX: usize = 12;
+
 impl Default for Faults {
+    /// The v1 faults.
     fn default() -> Self {
         Self {
             transient: 0.04,
@@ -266,9 +311,80 @@ impl Default for Faults {
             poison: 0.03,
             duplicate: 0.08,
             token_calls: 40,
+            codes: 3,
+            remedy_drift: 0.0,
+            lockout: 0,
         }
     }
 }
+
+impl Faults {
+    /// The v2 faults: a quarter of the items rejected, with twelve codes (more than the
+    /// workspace's four lesson slots), remedies that drift for an episode one time in eight,
+    /// and a back-off of three waits after a failed remedy.
+    pub fn v2() -> Self {
+        Self {
+            poison: 0.25,
+            codes: CODES_MAX as u16,
+            remedy_drift: 0.125,
+            lockout: 3,
+            ..Self::default()
+        }
+    }
+}
+
+/// Which version of the suite's rules a task follows. v1 results stay reproducible: a v1 task
+/// behaves exactly as before v2 existed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scenario {
+    /// The first suite: few error codes, every lesson fits the workspace, faults drawn from one
+    /// counter of landing attempts per episode.
+    #[default]
+    V1,
+    /// Tasks where no hand-written rule is optimal ([`Faults::v2`]): more error codes than
+    /// lesson slots, with skewed frequencies, remedies that drift, failed remedies that cost a
+    /// back-off; every agent has an [`ExperienceStore`] per organisation behind its working
+    /// set, which `recall` reads; a world call costs two units of budget and a `commit` two,
+    /// the other harness actions one; and faults are drawn per item and per attempt of that
+    /// item, so one different action changes no other item's faults.
+    ///
+    /// [`ExperienceStore`]: evoharness_runtime::ExperienceStore
+    V2,
+}
+
+impl Scenario {
+    /// Both, in order.
+    pub const ALL: [Scenario; 2] = [Scenario::V1, Scenario::V2];
+
+    /// The name used on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scenario::V1 => "v1",
+            Scenario::V2 => "v2",
+        }
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Scenario {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Scenario::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown scenario {s:?}: expected v1 or v2"))
+    }
+}
+
+/// The lessons each agent's experience store holds in v2 tasks.
+pub const STORE_BUDGET: usize = 64;
 
 /// One task: a task kind, its size and its fault rates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -281,16 +397,36 @@ pub struct TaskConfig {
     pub faults: Faults,
     /// Where the drift happens, as a range of fractions of the items (`None`: no drift).
     pub drift: Option<(f64, f64)>,
+    /// Which rules the world follows.
+    pub scenario: Scenario,
 }
 
 impl TaskConfig {
-    /// A task with the default faults and a drift between 20% and 70% of the items.
+    /// A v1 task with the default faults and a drift between 20% and 70% of the items.
     pub fn new(kind: TaskKind, horizon: u32) -> Self {
         Self {
             kind,
             horizon,
             faults: Faults::default(),
             drift: Some((0.2, 0.7)),
+            scenario: Scenario::V1,
+        }
+    }
+
+    /// A v2 task ([`Scenario::V2`], [`Faults::v2`]), with the drift of [`TaskConfig::new`].
+    pub fn v2(kind: TaskKind, horizon: u32) -> Self {
+        Self {
+            faults: Faults::v2(),
+            scenario: Scenario::V2,
+            ..Self::new(kind, horizon)
+        }
+    }
+
+    /// The task of `scenario` ([`TaskConfig::new`] or [`TaskConfig::v2`]).
+    pub fn of(scenario: Scenario, kind: TaskKind, horizon: u32) -> Self {
+        match scenario {
+            Scenario::V1 => Self::new(kind, horizon),
+            Scenario::V2 => Self::v2(kind, horizon),
         }
     }
 
@@ -299,16 +435,37 @@ impl TaskConfig {
         (self.horizon.saturating_mul(2) / 5).max(2)
     }
 
-    /// The step budget: four times the horizon, plus 256 steps, so that one long outage (up
+    /// The budget: four times the horizon, plus 256 steps, so that one long outage (up
     /// to 64 waits) fits even a short task. Enough for the static harness, which spends
-    /// about three harness actions per world action.
+    /// about three harness actions per world action. In v2, where a world call costs two,
+    /// twice that.
     pub fn budget(&self) -> u32 {
-        self.horizon.saturating_mul(4).saturating_add(256)
+        let b = self.horizon.saturating_mul(4).saturating_add(256);
+        match self.scenario {
+            Scenario::V1 => b,
+            Scenario::V2 => b.saturating_mul(2),
+        }
     }
 
-    /// Every action costs one step of budget (finishing is free).
+    /// v1: every action costs one unit of budget (finishing is free). v2: a world call and a
+    /// `commit` (a durable write) cost two, `track`, `recall` and `note` one.
     pub fn costs(&self) -> Costs {
-        Costs::default()
+        match self.scenario {
+            Scenario::V1 => Costs::default(),
+            Scenario::V2 => Costs {
+                act: 2,
+                commit: 2,
+                ..Costs::default()
+            },
+        }
+    }
+
+    /// The experience store each agent of this task has behind its working set: v2 only.
+    pub fn store(&self) -> Option<evoharness_runtime::ExperienceStore> {
+        match self.scenario {
+            Scenario::V1 => None,
+            Scenario::V2 => evoharness_runtime::ExperienceStore::new(STORE_BUDGET).ok(),
+        }
     }
 }
 

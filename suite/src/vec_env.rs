@@ -152,7 +152,15 @@ impl VecEnv<SuiteWorld> {
         let worlds = (0..n)
             .map(|i| SuiteWorld::new(task, organisations.start + (i / group) as u64 % norg))
             .collect();
-        Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)
+        let mut v = Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)?;
+        // v2: each environment's agent has its own experience store, kept across its episodes
+        // (all of one organisation), as an agent of eval has.
+        for a in &mut v.agents {
+            if let Some(store) = task.store() {
+                a.set_experience_store(store);
+            }
+        }
+        Ok(v)
     }
 
     /// Writes, for every environment, the template `teacher` would choose in its current state

@@ -30,15 +30,28 @@
 //!
 //! Every draw is a pure function of the organisation, the seed, the item and the attempt counter, so
 //! an episode is deterministic for a seed and a sequence of calls. Nothing is allocated after
-//! the first reset at a given size: the per-item state is two bitsets.
+//! the first reset at a given size: the per-item state is two bitsets (and, in v2, a byte of
+//! attempts per item).
+//!
+//! # v2 ([`Scenario::V2`])
+//!
+//! - Faults are drawn per item and per attempt *of that item* (v1: per attempt of the
+//!   episode), so an agent that acts differently on one item meets the same faults on every
+//!   other: episodes of one seed stay comparable, as group baselines need.
+//! - An organisation has twelve codes ([`Faults::codes`](crate::Faults::codes)), the `k`-th
+//!   drawn with weight `1 / (k + 1)`; about two thirds of them share the organisation's
+//!   favourite remedy. For one episode, a code's remedy is another with probability
+//!   [`Faults::remedy_drift`](crate::Faults::remedy_drift).
+//! - A failed remedy starts a back-off of [`Faults::lockout`](crate::Faults::lockout) waits:
+//!   `{error: "remedy_failed", code, <item>, retry_in}`.
 
 use std::fmt::Write as _;
 
 use evoharness_core::{EventBuf, EventKind, ToolCall, Value, heapless};
 
 use crate::{
-    FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TOOLS, TaskConfig, TaskKind, Violations, WAIT, mix,
-    unit,
+    CODES_MAX, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, Scenario, TOOLS, TaskConfig, TaskKind,
+    Violations, WAIT, mix, unit,
 };
 use evoharness_runtime::{Error, ErrorKind, Verdict, World};
 
@@ -49,6 +62,8 @@ const FAULT: u64 = 0x6661_756c;
 const SHUFFLE: u64 = 0x7368_7566;
 const DRIFT: u64 = 0x6472_6966;
 const TOKEN: u64 = 0x746f_6b65;
+const FAVOURITE: u64 = 0x6661_766f;
+const REMEDY_DRIFT: u64 = 0x7264_7266;
 
 /// Records arrive shuffled within blocks of this many.
 const BLOCK: usize = 8;
@@ -75,8 +90,10 @@ pub struct SuiteWorld {
     organisation: u64,
     seed: u64,
     n: u32,
-    /// The organisation's error codes and, for each, its remedy tool.
-    codes: [(u16, u16); 3],
+    /// The organisation's error codes and, for each, its usual remedy tool.
+    codes: [(u16, u16); CODES_MAX],
+    /// This episode's remedy for each code (the usual one but where it drifted).
+    remedies: [u16; CODES_MAX],
     delivered: u32,
     block: [u32; BLOCK],
     drift_at: Option<u32>,
@@ -89,6 +106,8 @@ pub struct SuiteWorld {
     token_left: u32,
     tokens: u32,
     attempts: u64,
+    /// v2: landing attempts per item (saturating), which its fault draws use.
+    tries: Vec<u8>,
     violations: Violations,
 }
 
@@ -100,7 +119,8 @@ impl SuiteWorld {
             organisation,
             seed: 0,
             n: 0,
-            codes: organisation_codes(organisation),
+            codes: organisation_codes(organisation, config.scenario),
+            remedies: [0; CODES_MAX],
             delivered: 0,
             block: [0; BLOCK],
             drift_at: None,
@@ -113,6 +133,7 @@ impl SuiteWorld {
             token_left: 0,
             tokens: 0,
             attempts: 0,
+            tries: Vec::new(),
             violations: Violations::default(),
         };
         w.start(0);
@@ -132,7 +153,7 @@ impl SuiteWorld {
     /// Moves to another organisation; takes effect at the next reset.
     pub fn set_organisation(&mut self, organisation: u64) {
         self.organisation = organisation;
-        self.codes = organisation_codes(organisation);
+        self.codes = organisation_codes(organisation, self.config.scenario);
     }
 
     /// The episode's seed.
@@ -199,14 +220,24 @@ impl SuiteWorld {
         get(&self.landed, id)
     }
 
-    /// The organisation's error codes with their remedy tools.
-    pub fn codes(&self) -> [(u16, u16); 3] {
-        self.codes
+    /// The organisation's error codes with their usual remedy tools.
+    pub fn codes(&self) -> &[(u16, u16)] {
+        &self.codes[..self.ncodes()]
     }
 
-    /// The remedy tool item `id` needs, if it is rejected.
+    /// The remedy tool item `id` needs in this episode, if it is rejected.
     pub fn remedy(&self, id: u32) -> Option<u16> {
-        self.poison(id).map(|c| self.codes[c].1)
+        self.poison(id).map(|c| self.remedies[c])
+    }
+
+    /// This episode's remedy for each of the organisation's codes, in the order of
+    /// [`SuiteWorld::codes`]: the usual one except where it drifted.
+    pub fn remedies(&self) -> &[u16] {
+        &self.remedies[..self.ncodes()]
+    }
+
+    fn ncodes(&self) -> usize {
+        usize::from(self.config.faults.codes).clamp(1, CODES_MAX)
     }
 
     /// The earlier record item `id` duplicates (records only).
@@ -245,7 +276,24 @@ impl SuiteWorld {
 
     fn poison(&self, id: u32) -> Option<usize> {
         let h = mix(self.seed ^ POISON, u64::from(id));
-        (unit(h) < self.config.faults.poison).then_some((h % 3) as usize)
+        if unit(h) >= self.config.faults.poison {
+            return None;
+        }
+        let n = self.ncodes();
+        Some(match self.config.scenario {
+            Scenario::V1 => (h % n as u64) as usize,
+            Scenario::V2 => {
+                // Weights 1 / (k + 1): draw a point in their sum and find its code.
+                let total: f64 = (1..=n).map(|k| 1.0 / k as f64).sum();
+                let mut x = unit(mix(h, POISON)) * total;
+                (0..n)
+                    .find(|&k| {
+                        x -= 1.0 / (k + 1) as f64;
+                        x < 0.0
+                    })
+                    .unwrap_or(n - 1)
+            }
+        })
     }
 
     fn start(&mut self, seed: u64) {
@@ -268,7 +316,28 @@ impl SuiteWorld {
         self.tokens = 0;
         self.token_left = self.token_ttl();
         self.attempts = 0;
+        self.tries.clear();
+        if self.config.scenario == Scenario::V2 {
+            self.tries.resize(self.n as usize, 0);
+        }
+        self.remedies = self.draw_remedies();
         self.violations = Violations::default();
+    }
+
+    /// This episode's remedies: each code's usual one, or where it drifted another.
+    fn draw_remedies(&self) -> [u16; CODES_MAX] {
+        let mut remedies = [0; CODES_MAX];
+        for (c, r) in remedies.iter_mut().enumerate() {
+            let usual = self.codes[c].1;
+            let h = mix(self.seed ^ REMEDY_DRIFT, c as u64);
+            *r = if unit(h) < self.config.faults.remedy_drift {
+                let i = REMEDIES.iter().position(|&t| t == usual).unwrap_or(0);
+                REMEDIES[(i + 1 + (h >> 40) as usize % 2) % REMEDIES.len()]
+            } else {
+                usual
+            };
+        }
+        remedies
     }
 
     fn token_ttl(&self) -> u32 {
@@ -380,7 +449,16 @@ impl SuiteWorld {
         }
         if !get(&self.landed, id) {
             self.attempts = self.attempts.wrapping_add(1);
-            let r = unit(mix(self.seed ^ FAULT, self.attempts));
+            // v1: one counter for the episode; v2: the item's own attempts.
+            let (salt, attempt) = match self.tries.get_mut(id as usize) {
+                Some(t) => {
+                    let a = *t;
+                    *t = t.saturating_add(1);
+                    (mix(self.seed ^ FAULT, u64::from(id)), u64::from(a))
+                }
+                None => (self.seed ^ FAULT, self.attempts),
+            };
+            let r = unit(mix(salt, attempt));
             let f = self.config.faults;
             if r < f.transient {
                 return event(
@@ -390,7 +468,7 @@ impl SuiteWorld {
                 );
             }
             if r < f.transient + f.outage {
-                let h = mix(self.seed ^ FAULT, !self.attempts);
+                let h = mix(salt, !attempt);
                 let len = if unit(h) < f.long_outage {
                     24 + (h % 41) as u32
                 } else {
@@ -416,8 +494,8 @@ impl SuiteWorld {
                         &[("error", text("rejected")), self.code(c), self.item(id)],
                     );
                 }
-                if tool != self.codes[c].1 {
-                    return event(
+                if tool != self.remedies[c] {
+                    let mut e = event(
                         EventKind::Error,
                         tool,
                         &[
@@ -426,6 +504,12 @@ impl SuiteWorld {
                             self.item(id),
                         ],
                     );
+                    if f.lockout > 0 {
+                        self.outage_left = f.lockout;
+                        self.outage_len = f.lockout;
+                        let _ = e.push("retry_in", Value::Int(i64::from(f.lockout)));
+                    }
+                    return e;
                 }
                 self.land(id, false);
                 return event(
@@ -474,8 +558,10 @@ impl SuiteWorld {
     }
 }
 
-/// The cursor format's version (its first byte).
+/// The cursor format's version (its first byte): 1 for v1 worlds; 2 for v2 worlds, whose
+/// cursor ends with a byte of attempts per item.
 const CURSOR_VERSION: u8 = 1;
+const CURSOR_VERSION_V2: u8 = 2;
 
 /// The fixed part of a cursor, before the two bitsets.
 const CURSOR_HEAD: usize = 1 + 1 + 8 + 8 + 4 + 4 + 4 * BLOCK + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 12;
@@ -504,7 +590,7 @@ impl SuiteWorld {
     /// Decodes and checks a cursor into a new world; `None` for anything malformed.
     fn decode_cursor(&self, c: &[u8]) -> Option<SuiteWorld> {
         let mut r = Reader(c);
-        if r.u8()? != CURSOR_VERSION || r.u8()? != self.config.kind as u8 {
+        if r.u8()? != self.cursor_version() || r.u8()? != self.config.kind as u8 {
             return None;
         }
         let organisation = r.u64()?;
@@ -549,9 +635,19 @@ impl SuiteWorld {
             }
         }
         let [seen, landed] = sets;
+        let tries = match self.config.scenario {
+            Scenario::V1 => Vec::new(),
+            Scenario::V2 => r.0.split_off(..n as usize)?.to_vec(),
+        };
+        // An item never fetched was never attempted.
+        let tries_fit = tries
+            .iter()
+            .enumerate()
+            .all(|(i, &t)| t == 0 || get(&seen, i as u32));
         let count = |s: &[u64]| s.iter().map(|w| w.count_ones()).sum::<u32>();
         let tail_clear = |s: &[u64]| n % 64 == 0 || s.last().is_none_or(|w| w >> (n % 64) == 0);
         let consistent = r.0.is_empty()
+            && tries_fit
             && delivered <= n
             && count(&seen) == delivered
             && count(&landed) == landed_count
@@ -561,12 +657,16 @@ impl SuiteWorld {
             && seen == delivered_set(self.config.kind, n, delivered, &block)?
             && outage_left <= outage_len
             && violations.gaps == 0;
-        consistent.then(|| SuiteWorld {
+        if !consistent {
+            return None;
+        }
+        let mut w = SuiteWorld {
             config: self.config,
             organisation,
             seed,
             n,
-            codes: organisation_codes(organisation),
+            codes: self.codes,
+            remedies: [0; CODES_MAX],
             delivered,
             block,
             drift_at,
@@ -579,8 +679,18 @@ impl SuiteWorld {
             token_left,
             tokens,
             attempts,
+            tries,
             violations,
-        })
+        };
+        w.remedies = w.draw_remedies();
+        Some(w)
+    }
+
+    fn cursor_version(&self) -> u8 {
+        match self.config.scenario {
+            Scenario::V1 => CURSOR_VERSION,
+            Scenario::V2 => CURSOR_VERSION_V2,
+        }
     }
 }
 
@@ -607,11 +717,12 @@ impl World for SuiteWorld {
 
     /// The whole episode state, so that an agent resumed from a checkpoint continues the same
     /// episode: a version byte, the task kind, the organisation, the seed, the counters and the
-    /// two per-item bitsets (about `items / 4` bytes). The world has no effects outside
+    /// two per-item bitsets (about `items / 4` bytes; v2 adds a byte per item, its landing
+    /// attempts). The world has no effects outside
     /// itself, so the calls a resumed agent repeats are applied to the restored state exactly
     /// as they were the first time.
     fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
-        out.push(CURSOR_VERSION);
+        out.push(self.cursor_version());
         out.push(self.config.kind as u8);
         out.extend_from_slice(&self.organisation.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
@@ -639,6 +750,7 @@ impl World for SuiteWorld {
         for w in self.seen.iter().chain(&self.landed) {
             out.extend_from_slice(&w.to_le_bytes());
         }
+        out.extend_from_slice(&self.tries);
         true
     }
 
@@ -651,7 +763,7 @@ impl World for SuiteWorld {
                 ErrorKind::Checkpoint,
                 format!(
                     "not a cursor of a {} world of {} items in organisation {} ({} bytes; one \
-                     has {} bytes and two bitsets)",
+                     has {} bytes and the per-item state)",
                     self.config.kind,
                     self.config.items(),
                     self.organisation,
@@ -746,17 +858,25 @@ impl World for SuiteWorld {
     }
 }
 
-/// The organisation's three error codes (distinct numbers 100–999) and their remedy tools.
-fn organisation_codes(organisation: u64) -> [(u16, u16); 3] {
-    let mut codes = [(0u16, 0u16); 3];
+/// The organisation's error codes (distinct numbers 100–999) and their usual remedy tools:
+/// uniform in v1; in v2 the organisation's favourite remedy half the time, else uniform. The
+/// codes, and the first three remedies of v1, are those of the first suite.
+fn organisation_codes(organisation: u64, scenario: Scenario) -> [(u16, u16); CODES_MAX] {
+    let mut codes = [(0u16, 0u16); CODES_MAX];
+    let favourite = REMEDIES[(mix(organisation, FAVOURITE) % 3) as usize];
     let mut salt = 0u64;
-    for i in 0..3 {
+    for i in 0..CODES_MAX {
         loop {
             let h = mix(organisation, salt);
             salt += 1;
             let code = 100 + (h % 900) as u16;
             if codes[..i].iter().all(|&(c, _)| c != code) {
-                codes[i] = (code, REMEDIES[((h >> 32) % 3) as usize]);
+                let uniform = REMEDIES[((h >> 32) % 3) as usize];
+                let remedy = match scenario {
+                    Scenario::V2 if unit(mix(h, FAVOURITE)) < 0.5 => favourite,
+                    _ => uniform,
+                };
+                codes[i] = (code, remedy);
                 break;
             }
         }
@@ -1086,8 +1206,11 @@ mod tests {
 
     #[test]
     fn a_cursor_resumes_the_same_episode_and_bad_ones_change_nothing() {
-        for kind in TaskKind::ALL {
-            let cfg = TaskConfig::new(kind, 300);
+        for (kind, scenario) in TaskKind::ALL
+            .into_iter()
+            .flat_map(|k| Scenario::ALL.map(|s| (k, s)))
+        {
+            let cfg = TaskConfig::of(scenario, kind, 300);
             let calls: Vec<(u16, usize)> = (0..600).map(|i| ((i % 9) as u16 % 8, i / 4)).collect();
             let mut a = SuiteWorld::new(cfg, 4);
             a.reset(8);
@@ -1103,9 +1226,14 @@ mod tests {
             play(&mut a, &calls[..300]);
             let mut cursor = Vec::new();
             assert!(a.save_cursor(&mut cursor));
+            let tries = if scenario == Scenario::V2 {
+                a.items() as usize
+            } else {
+                0
+            };
             assert_eq!(
                 cursor.len(),
-                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize
+                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize + tries
             );
             let mut b = SuiteWorld::new(cfg, 4);
             b.restore_cursor(&cursor).unwrap();
@@ -1130,8 +1258,14 @@ mod tests {
                 assert!(b.restore_cursor(c).is_err(), "{kind}: {c:?}");
                 assert_eq!(format!("{b:?}"), before);
             }
-            let mut other = SuiteWorld::new(TaskConfig::new(kind, 600), 4);
+            let mut other = SuiteWorld::new(TaskConfig::of(scenario, kind, 600), 4);
             assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
+            let v = match scenario {
+                Scenario::V1 => Scenario::V2,
+                Scenario::V2 => Scenario::V1,
+            };
+            let mut other = SuiteWorld::new(TaskConfig::of(v, kind, 300), 4);
+            assert!(other.restore_cursor(&cursor).is_err(), "another scenario");
             let mut elsewhere = SuiteWorld::new(cfg, 5);
             let before = format!("{elsewhere:?}");
             assert!(
@@ -1162,6 +1296,110 @@ mod tests {
             b.restore_cursor(&cursor)
                 .unwrap_or_else(|e| panic!("after {} fetches: {e}", k + 1));
             assert_eq!(format!("{b:?}"), format!("{a:?}"));
+        }
+    }
+
+    /// v2 draws an item's faults from its own attempts: touching one item first changes no
+    /// fault of another (v1's episode-wide counter does).
+    #[test]
+    fn v2_faults_are_drawn_per_item_and_attempt() {
+        let faulty = |scenario| TaskConfig {
+            faults: Faults {
+                transient: 0.3,
+                outage: 0.0,
+                poison: 0.0,
+                ..TaskConfig::of(scenario, TaskKind::Migration, 100).faults
+            },
+            drift: None,
+            ..TaskConfig::of(scenario, TaskKind::Migration, 100)
+        };
+        let mut differs = [false; 2];
+        for (k, scenario) in Scenario::ALL.into_iter().enumerate() {
+            for seed in 0..20 {
+                // Retry item 1 until it lands, after (a) nothing, (b) item 0 tried until it landed.
+                let item1 = |touch_first: bool| {
+                    let mut w = SuiteWorld::new(faulty(scenario), 3);
+                    w.reset(seed);
+                    w.call(&call(FETCH, None));
+                    w.call(&call(FETCH, None));
+                    if touch_first {
+                        while err(&w.call(&call(PUT, Some(w.id(0))))).is_some() {}
+                    }
+                    let mut out = Vec::new();
+                    loop {
+                        let e = w.call(&call(PUT, Some(w.id(1))));
+                        out.push(format!("{e:?}"));
+                        if err(&e).is_none() {
+                            return out;
+                        }
+                    }
+                };
+                differs[k] |= item1(false) != item1(true);
+            }
+        }
+        assert_eq!(differs, [true, false], "v1 shares one counter, v2 does not");
+    }
+
+    #[test]
+    fn v2_codes_are_skewed_drift_per_episode_and_a_failed_remedy_backs_off() {
+        let cfg = TaskConfig {
+            faults: Faults {
+                transient: 0.0,
+                outage: 0.0,
+                poison: 1.0,
+                ..Faults::v2()
+            },
+            ..TaskConfig::v2(TaskKind::Migration, 1000)
+        };
+        let mut w = SuiteWorld::new(cfg, 5);
+        let codes = w.codes().to_vec();
+        assert_eq!(codes.len(), CODES_MAX);
+        let mut distinct = codes.iter().map(|c| c.0).collect::<Vec<_>>();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), CODES_MAX, "distinct codes");
+        // Frequencies: the first code about 1/H(12) = 32% of rejections, the last about 2.7%.
+        let (mut first, mut last, mut drifted, mut total) = (0, 0, 0, 0);
+        for seed in 0..40 {
+            w.reset(seed);
+            drifted += w
+                .remedies()
+                .iter()
+                .zip(&codes)
+                .filter(|(r, c)| **r != c.1)
+                .count();
+            for i in 0..w.items() {
+                let remedy = w.remedy(i).unwrap();
+                let c = w.poison(i).unwrap();
+                assert_eq!(remedy, w.remedies()[c]);
+                first += usize::from(c == 0);
+                last += usize::from(c == CODES_MAX - 1);
+                total += 1;
+            }
+        }
+        let share = |n: usize| n as f64 / total as f64;
+        assert!((0.28..0.36).contains(&share(first)), "{}", share(first));
+        assert!((0.015..0.04).contains(&share(last)), "{}", share(last));
+        let drift = drifted as f64 / (40 * CODES_MAX) as f64;
+        assert!((0.06..0.2).contains(&drift), "remedy drift {drift}");
+        // A wrong remedy: refused with the back-off, which must be waited out.
+        w.reset(0);
+        w.call(&call(FETCH, None));
+        let right = w.remedy(0).unwrap();
+        let wrong = REMEDIES.into_iter().find(|&t| t != right).unwrap();
+        let e = w.call(&call(wrong, Some(w.id(0))));
+        assert_eq!(err(&e), Some("remedy_failed"));
+        assert_eq!(int(&e, "retry_in"), Some(3));
+        assert_eq!(err(&w.call(&call(right, Some(w.id(0))))), Some("backoff"));
+        for _ in 0..3 {
+            w.call(&call(WAIT, None));
+        }
+        assert!(w.call(&call(right, Some(w.id(0)))).get("fixed").is_some());
+        // v1: no back-off, and every code's remedy is the usual one.
+        let mut v1 = SuiteWorld::new(TaskConfig::new(TaskKind::Migration, 100), 5);
+        for seed in 0..40 {
+            v1.reset(seed);
+            assert!(v1.remedies().iter().zip(v1.codes()).all(|(r, c)| *r == c.1));
         }
     }
 
