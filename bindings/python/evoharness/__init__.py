@@ -15,7 +15,7 @@ Training for your own world (needs torch, onnx, onnxruntime): ``python -m evohar
 
 from ._native import EvoharnessError, library_path
 from .experience import ExperienceStore
-from .vec_env import TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
+from .vec_env import SCENARIOS, TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
 from .workspace import Workspace
 from .world import Event, HarnessEnv, TeacherError, Templates, WorldError
 
@@ -35,6 +35,7 @@ __all__ = [
     "TeacherError",
     "Templates",
     "WorldError",
+    "SCENARIOS",
     "TASKS",
     "TEACHERS",
     "VecEnv",

@@ -46,6 +46,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--also-horizons", default="",
                     help="with --suite: H[,H...], horizons at which behaviour cloning and "
                          "validation also run every task, besides --horizon (GRPO: --horizon)")
+    ap.add_argument("--scenario", default="v1", choices=["v1", "v2"],
+                    help="with --suite: the suite's version (default v1; v2: tasks where no "
+                         "hand-written rule is optimal)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
                      "with --suite, the name of a library teacher (lean, oracle or static)")
@@ -97,6 +100,8 @@ def main(argv=None) -> int:
     from .world import WorldError
 
     try:
+        if args.scenario != "v1" and not args.suite:
+            raise ValueError("--scenario is for --suite")
         if args.also_horizons and not args.suite:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
@@ -107,7 +112,8 @@ def main(argv=None) -> int:
                 also = [int(h) for h in args.also_horizons.split(",") if h]
             except ValueError:
                 raise ValueError(f"--also-horizons {args.also_horizons!r}: give H[,H...]") from None
-            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also)
+            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also,
+                                   args.scenario)
         else:
             factory = T.load_object(args.world, "--world")
             teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None

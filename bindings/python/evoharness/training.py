@@ -246,8 +246,9 @@ class SuiteSource:
 
     ORGANISATIONS = {"train": range(0, 64), "valid": range(5_000, 5_016)}
 
-    def __init__(self, tasks, horizon: int, teacher: str = "lean", also_horizons=()):
-        from .vec_env import TASKS, TEACHERS, suite_layout
+    def __init__(self, tasks, horizon: int, teacher: str = "lean", also_horizons=(),
+                 scenario: str = "v1"):
+        from .vec_env import SCENARIOS, TASKS, TEACHERS, suite_layout
 
         tasks = tuple(tasks)
         bad = [t for t in tasks if t not in TASKS]
@@ -256,7 +257,9 @@ class SuiteSource:
                              f"{', '.join(TASKS)}")
         if teacher not in TEACHERS:
             raise ValueError(f"the suite's teachers are {', '.join(TEACHERS)}, not {teacher!r}")
-        self.horizon, self.teacher = int(horizon), teacher
+        if scenario not in SCENARIOS:
+            raise ValueError(f"the suite's scenarios are {', '.join(SCENARIOS)}, not {scenario!r}")
+        self.horizon, self.teacher, self.scenario = int(horizon), teacher, scenario
         # Behaviour cloning and validation may also run each task at other horizons (kinds
         # `TASK@H`); GRPO runs at the training horizon only (`rl_kinds`: its episodes are
         # whole, and at 4x the horizon one would cost 4x).
@@ -264,6 +267,8 @@ class SuiteSource:
         self.kinds = tasks + tuple(f"{t}@{int(h)}" for h in also_horizons for t in tasks)
         self.layout, self.tools = suite_layout(), None
         self.settings = {"budget": self.horizon, "tasks": list(tasks)}
+        if scenario != "v1":
+            self.settings["scenario"] = scenario
         if also_horizons:
             self.settings["also_horizons"] = [int(h) for h in also_horizons]
 
@@ -271,7 +276,8 @@ class SuiteSource:
         from .vec_env import VecEnv
 
         task, _, h = kind.partition("@")
-        return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group)
+        return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group,
+                      scenario=self.scenario)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         labels = env.teacher_actions(self.teacher)

@@ -12,6 +12,9 @@ from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvIn
 
 #: The suite's tasks and their ``evoharness_task`` codes.
 TASKS = {"migration": 0, "records": 1, "orchestration": 2}
+
+#: The suite's versions and the flag each adds to a task code (``EVOHARNESS_TASK_V2``).
+SCENARIOS = {"v1": 0, "v2": 0x100}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
 TEACHERS = {"lean": 0, "oracle": 1, "static": 2}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
@@ -57,21 +60,27 @@ class VecEnv(Handle):
     environment whose episode ends is reset at once. ``organisations`` is a range, or a count
     (``range(count)``); ``families`` is its old name. ``obs`` (float32, ``[n, obs_len]``),
     ``mask`` (uint8, ``[n, actions]``), ``reward`` (float32, ``[n]``) and ``done`` (uint8,
-    ``[n]``) are owned by this object and overwritten by every call.
+    ``[n]``) are owned by this object and overwritten by every call. ``scenario`` is the suite's
+    version, ``"v1"`` or ``"v2"`` (tasks where no hand-written rule is optimal; each
+    environment's agent then has an experience store, kept across its episodes).
     """
 
     def __init__(self, task: str, horizon: int, n: int, organisations=range(0, 4), seed: int = 0,
-                 group: int = 1, *, families=None):
+                 group: int = 1, *, families=None, scenario: str = "v1"):
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASKS)}")
+        if scenario not in SCENARIOS:
+            raise ValueError(f"unknown scenario {scenario!r}: expected one of {sorted(SCENARIOS)}")
         orgs = _range(organisations if families is None else families)
         handle = c_void_p()
         check(lib().evoharness_vec_env_new_grouped(
-            TASKS[task], horizon, n, group, orgs.start, len(orgs), seed, ctypes.byref(handle)))
+            TASKS[task] | SCENARIOS[scenario], horizon, n, group, orgs.start, len(orgs), seed,
+            ctypes.byref(handle)))
         self._h = handle
         info = VecEnvInfo()
         check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
         self.task, self.horizon, self.n, self.group = task, horizon, info.n, info.group
+        self.scenario = scenario
         self.organisations = orgs
         self.obs_len, self.actions = info.obs_len, info.actions
         self.obs = np.zeros((n, self.obs_len), np.float32)

@@ -39,6 +39,23 @@ def test_the_lean_teacher_succeeds_through_python(task):
     assert env.last_episode(0)["harness_actions"] < env.last_episode(0)["world_actions"]
 
 
+def test_v2_tasks_through_python_cost_more_and_the_lean_teacher_still_succeeds():
+    with pytest.raises(ValueError, match="scenario"):
+        evoharness.VecEnv("records", 80, 2, scenario="v3")
+    env = evoharness.VecEnv("records", 80, 4, organisations=range(2), seed=3, scenario="v2")
+    assert env.scenario == "v2"
+    episodes = []
+    while len(episodes) < 8:
+        _, _, _, done = env.step(env.teacher_actions("lean"))
+        episodes += [env.last_episode(int(i)) for i in np.nonzero(done)[0]]
+    assert all(e["success"] for e in episodes)
+    # A quarter of the items rejected: remedies are noted (and failed ones marked) in v2, and
+    # a world call costs two units of budget.
+    assert sum(e["harness_by_verb"]["note"] for e in episodes) > 0
+    assert all(e["cost"] > 2 * e["world_actions"] - 1 for e in episodes)
+    env.close()
+
+
 def test_the_static_teacher_labels_a_learners_states_and_leads_harness_heavy_episodes():
     env = evoharness.VecEnv("migration", 60, 2, organisations=range(2), seed=3)
     episodes, strayed = [], 0

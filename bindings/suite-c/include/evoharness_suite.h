@@ -24,6 +24,17 @@
 #include "evoharness.h"
 
 /**
+ * OR'ed into a task (`EVOHARNESS_TASK_V2 | evoharness_task`): the task's v2 version, where no
+ * hand-written rule is optimal (twelve error codes per organisation against four lesson
+ * slots, remedies that drift, a back-off after a failed remedy, world calls and commits that
+ * cost two units of budget, faults drawn per item; the suite's `Scenario::V2`). Without it a
+ * task is v1, as before. Where the suite makes agents itself (`evoharness_vec_env_new*`), each
+ * v2 agent also has an experience store behind its working set; an agent a host makes
+ * around `evoharness_suite_world_new` gets one with `evoharness_experience_store_attach`.
+ */
+#define EVOHARNESS_TASK_V2 256
+
+/**
  * What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
  * no legal action (a state only a learner's own mistakes reach).
  */

@@ -6,7 +6,7 @@ use evoharness::{
     evoharness_agent, evoharness_agent_config, evoharness_capacities, evoharness_costs,
     evoharness_status, evoharness_world, finished_flag, with_agent, world_handle,
 };
-use suite::{CAPACITIES, SuiteWorld, TaskConfig, TaskKind};
+use suite::{CAPACITIES, Scenario, SuiteWorld, TaskConfig, TaskKind};
 
 /// One of the suite's three task kinds.
 #[repr(u32)]
@@ -23,19 +23,35 @@ pub enum evoharness_task {
     Orchestration = 2,
 }
 
+/// OR'ed into a task (`EVOHARNESS_TASK_V2 | evoharness_task`): the task's v2 version, where no
+/// hand-written rule is optimal (twelve error codes per organisation against four lesson
+/// slots, remedies that drift, a back-off after a failed remedy, world calls and commits that
+/// cost two units of budget, faults drawn per item; the suite's `Scenario::V2`). Without it a
+/// task is v1, as before. Where the suite makes agents itself (`evoharness_vec_env_new*`), each
+/// v2 agent also has an experience store behind its working set; an agent a host makes
+/// around `evoharness_suite_world_new` gets one with `evoharness_experience_store_attach`.
+pub const EVOHARNESS_TASK_V2: u32 = 0x100;
+
 /// The largest horizon the C ABI accepts.
 const HORIZON_MAX: u32 = 10_000_000;
 
-/// The task `task` (an `evoharness_task`) of `horizon` steps (1 to 10,000,000), checked.
+/// The task `task` (an `evoharness_task`, with `EVOHARNESS_TASK_V2` or not) of `horizon` steps
+/// (1 to 10,000,000), checked.
 #[doc(hidden)]
 pub fn task_config(task: u32, horizon: u32) -> ffi::Result<TaskConfig> {
-    let kind = match task {
+    let scenario = if task & EVOHARNESS_TASK_V2 != 0 {
+        Scenario::V2
+    } else {
+        Scenario::V1
+    };
+    let kind = match task & !EVOHARNESS_TASK_V2 {
         0 => TaskKind::Migration,
         1 => TaskKind::Records,
         2 => TaskKind::Orchestration,
-        t => {
+        _ => {
             return Err(Error::invalid(format!(
-                "task is {t}: 0 migration, 1 records or 2 orchestration"
+                "task is {task:#x}: 0 migration, 1 records or 2 orchestration, with or without \
+                 EVOHARNESS_TASK_V2 (0x100)"
             )));
         }
     };
@@ -44,7 +60,7 @@ pub fn task_config(task: u32, horizon: u32) -> ffi::Result<TaskConfig> {
             "horizon is {horizon}: 1 to {HORIZON_MAX}"
         )));
     }
-    Ok(TaskConfig::new(kind, horizon))
+    Ok(TaskConfig::of(scenario, kind, horizon))
 }
 
 /// Writes the capacities of the suite's workspaces (what a policy for the suite is made for:

@@ -75,6 +75,13 @@ static void test_tasks(const char *version) {
     OK(evoharness_suite_agent_config(EVOHARNESS_TASK_RECORDS, 50, &config));
     CHECK(config.budget == 4 * 50 + 256 && config.temperature == 0.0f && config.seed == 0);
     CHECK(config.costs.act == 1 && config.costs.track == 1 && config.costs.finish == 0);
+    /* v2: twice the budget, world calls and commits at two units. */
+    OK(evoharness_suite_agent_config(EVOHARNESS_TASK_V2 | EVOHARNESS_TASK_RECORDS, 50, &config));
+    CHECK(config.budget == 2 * (4 * 50 + 256));
+    CHECK(config.costs.act == 2 && config.costs.commit == 2 && config.costs.track == 1);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_suite_agent_config(EVOHARNESS_TASK_V2 | 3, 50, &config));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(0x200, 50, &config));
 
     struct evoharness_world *w = NULL;
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_world_new(0, 50, 1, NULL));
