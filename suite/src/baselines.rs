@@ -6,7 +6,7 @@
 //! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
 //! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once (v2: and mark a remedy that failed). What a trained policy should learn to do, and a teacher to imitate. |
-//! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2. |
+//! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2, seeing only what a policy sees: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2, and a teacher. |
 //! | [`RandomAgent`] | none | a uniformly random legal template: the floor. |
 //!
 //! All but the append-only baseline act through the structured-v1 templates, exactly as a
@@ -316,14 +316,15 @@ impl Controller<SuiteWorld> for LeanHarness {
 /// (`favourite`). The best rule written for v2 (the `tuned` agent; `tuned:plain`,
 /// `tuned:recall` and `tuned:favourite` are its variants for a sweep).
 ///
-/// Unlike the lean harness it remembers one thing outside the workspace: whether its last
-/// decision was a recall. A recall that finds nothing leaves no trace in the workspace, and
-/// without that memory the rule would recall again.
-#[derive(Clone, Debug)]
+/// Like the lean harness it decides from what a policy sees alone, so a policy can imitate
+/// it (the `tuned` teacher of [`VecEnv`](crate::VecEnv)). A recall that finds nothing leaves
+/// no trace in the workspace, so before recalling it tracks the code: a `code` fact
+/// confirmed at the last step (staleness 0) means "recall now", one step older (1) means "the
+/// recall is done: guess", older ones are refreshed first.
+#[derive(Clone, Copy, Debug)]
 pub struct TunedHarness {
     recall: bool,
     favourite: bool,
-    recalled: bool,
 }
 
 impl Default for TunedHarness {
@@ -335,11 +336,7 @@ impl Default for TunedHarness {
 impl TunedHarness {
     /// The rule with recalls and favourite-first guesses switched on or off.
     pub fn new(recall: bool, favourite: bool) -> Self {
-        Self {
-            recall,
-            favourite,
-            recalled: false,
-        }
+        Self { recall, favourite }
     }
 
     /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`.
@@ -352,18 +349,25 @@ impl TunedHarness {
         }
     }
 
-    fn rejected(&mut self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Result<Decision> {
+    fn rejected(&self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Result<Decision> {
         let (ws, layout) = (view.workspace, view.layout);
         let kind = view.world.config().kind;
         let code = e.get("code");
         let known = code.is_some_and(|c| ws.experience().find(c).is_some());
         if self.recall
             && !known
-            && !self.recalled
-            && let Some(f) = field(e, "code")
+            && let (Some(f), Some(c)) = (field(e, "code"), code)
         {
-            self.recalled = true;
-            return index(layout, Template::Recall { field: f });
+            let age = ws
+                .belief()
+                .get("code")
+                .filter(|(_, fact)| fact.value.same(c))
+                .map(|(_, fact)| fact.staleness(ws.clock()));
+            match age {
+                Some(0) => return index(layout, Template::Recall { field: f }),
+                Some(1) => {} // recalled, and nothing came: guess
+                _ => return index(layout, Template::Track { field: f }),
+            }
         }
         let unknown = if self.favourite {
             favourite(ws)
@@ -410,16 +414,11 @@ impl Controller<SuiteWorld> for TunedHarness {
 
     fn decide(&mut self, view: &View<'_, SuiteWorld>, rng: &mut SplitMix64) -> Result<Decision> {
         let e = current(view)?;
-        let d = if classify(e, view.world.config().kind) == Ev::Error("rejected") {
+        if classify(e, view.world.config().kind) == Ev::Error("rejected") {
             self.rejected(view, e)
         } else {
             LeanHarness.decide(view, rng)
-        };
-        if !matches!(d, Ok(Decision::Template(t)) if matches!(view.layout.template(t), Some(Template::Recall { .. })))
-        {
-            self.recalled = false;
         }
-        d
     }
 }
 

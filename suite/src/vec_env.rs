@@ -32,7 +32,7 @@ use evoharness_runtime::{
     World,
 };
 
-use crate::baselines::{LeanHarness, Oracle, StaticHarness};
+use crate::baselines::{LeanHarness, Oracle, StaticHarness, TunedHarness};
 use crate::episode::{Score, agent_config};
 use crate::intent::{self, Intent};
 use crate::world::SuiteWorld;
@@ -55,6 +55,9 @@ pub enum Teacher {
     /// environment keeps a copy of it that follows the actions actually taken (see
     /// [`VecEnv::teacher_actions`]).
     Static,
+    /// [`TunedHarness`]: the best rule for v2 tasks (recalls from the experience store, the
+    /// organisation's favourite remedy first); sees only what a policy sees.
+    Tuned,
 }
 
 /// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
@@ -182,6 +185,7 @@ impl VecEnv<SuiteWorld> {
                 Teacher::Lean => LeanHarness.decide(&view, &mut rng),
                 Teacher::Oracle => Oracle.decide(&view, &mut rng),
                 Teacher::Static => self.statics[i].clone().decide(&view, &mut rng),
+                Teacher::Tuned => TunedHarness::default().decide(&view, &mut rng),
             };
             out[i] = match d {
                 Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,
@@ -624,6 +628,40 @@ mod tests {
             }
             assert!(v.teacher_actions(Teacher::Oracle, &mut acts[1..]).is_err());
         }
+    }
+
+    /// v2: the tuned teacher's labels lead every episode to success, with recalls that the
+    /// environments' experience stores answer.
+    #[test]
+    fn following_the_tuned_teacher_on_v2_succeeds_and_recalls() {
+        let task = TaskConfig::v2(TaskKind::Records, 150);
+        let n = 2;
+        let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        let mut acts = vec![0u32; n];
+        v.observe(&mut obs, &mut mask).unwrap();
+        let mut recalls = 0;
+        while (0..n).any(|i| v.episodes(i) < 4) {
+            v.teacher_actions(Teacher::Tuned, &mut acts).unwrap();
+            assert!(acts.iter().all(|&a| a != NO_LABEL));
+            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                .unwrap();
+            for (i, _) in done.iter().enumerate().filter(|(_, d)| **d == 1) {
+                let s = v.last_episode(i).unwrap();
+                assert!(s.success, "env {i}: {s:?}");
+                recalls += s.harness[2];
+            }
+        }
+        assert!(recalls > 0, "the tuned teacher recalls in v2");
+        let stored: usize = v
+            .agents
+            .iter()
+            .map(|a| a.experience_store().map_or(0, |s| s.len()))
+            .sum();
+        assert!(stored > 4, "lessons kept behind the working sets: {stored}");
     }
 
     #[test]

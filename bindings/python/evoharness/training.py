@@ -240,9 +240,10 @@ class WorldSource:
 
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
-    by one of the library's rule-based teachers (``lean``, ``oracle`` or ``static``). Training and
-    validation run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out
-    evaluation uses others again (``evoharness eval``, ``examples/train``)."""
+    by one of the library's rule-based teachers (``lean``, ``oracle``, ``static`` or
+    ``tuned``), in the suite's version ``scenario`` (``v1`` or ``v2``). Training and validation
+    run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out evaluation
+    uses others again (``evoharness eval``, ``examples/train``)."""
 
     ORGANISATIONS = {"train": range(0, 64), "valid": range(5_000, 5_016)}
 

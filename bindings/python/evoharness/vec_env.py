@@ -16,7 +16,7 @@ TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 #: The suite's versions and the flag each adds to a task code (``EVOHARNESS_TASK_V2``).
 SCENARIOS = {"v1": 0, "v2": 0x100}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 0, "oracle": 1, "static": 2}
+TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
 NO_LABEL = -1
 

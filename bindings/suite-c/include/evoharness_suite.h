@@ -95,6 +95,12 @@ enum evoharness_teacher
      * through an agenda; each environment keeps a copy that follows the actions taken.
      */
     EVOHARNESS_TEACHER_STATIC = 2,
+    /**
+     * The tuned harness: the lean harness with recalls from the experience store and the
+     * organisation's favourite remedy as first guess, the best rule for v2 tasks
+     * (`EVOHARNESS_TASK_V2`); like the lean one it sees only what a policy sees.
+     */
+    EVOHARNESS_TEACHER_TUNED = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

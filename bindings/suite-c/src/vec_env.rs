@@ -242,6 +242,10 @@ pub enum evoharness_teacher {
     /// every landing, recalls before every landing), where harness annealing starts. It works
     /// through an agenda; each environment keeps a copy that follows the actions taken.
     Static = 2,
+    /// The tuned harness: the lean harness with recalls from the experience store and the
+    /// organisation's favourite remedy as first guess, the best rule for v2 tasks
+    /// (`EVOHARNESS_TASK_V2`); like the lean one it sees only what a policy sees.
+    Tuned = 3,
 }
 
 /// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
@@ -713,9 +717,10 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             0 => Teacher::Lean,
             1 => Teacher::Oracle,
             2 => Teacher::Static,
+            3 => Teacher::Tuned,
             t => {
                 return Err(Error::invalid(format!(
-                    "teacher is {t}: 0 lean, 1 oracle or 2 static"
+                    "teacher is {t}: 0 lean, 1 oracle, 2 static or 3 tuned"
                 )));
             }
         };

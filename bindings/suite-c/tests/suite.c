@@ -323,8 +323,8 @@ static void test_training(void) {
            evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 3, actions, 4));
-    CHECK(error_mentions("0 lean, 1 oracle or 2 static"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 4, actions, 4));
+    CHECK(error_mentions("0 lean, 1 oracle, 2 static or 3 tuned"));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
     CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
@@ -370,6 +370,26 @@ static void test_training(void) {
     /* The episode after the take-over is the static teacher's alone. */
     OK(evoharness_vec_env_last_episode(v, 0, &a));
     CHECK(a.success && a.harness[0] + a.harness[1] + a.harness[2] + a.harness[3] > a.world_actions);
+    evoharness_vec_env_free(v);
+
+    /* v2 and the tuned teacher: every episode succeeds, and it recalls from the store. */
+    OK(evoharness_vec_env_new_grouped(EVOHARNESS_TASK_V2 | EVOHARNESS_TASK_RECORDS, 150, 4, 1, 0, 2,
+                                      5, &v));
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    uint64_t recalls = 0, done_v2 = 0;
+    for (int s = 0; s < 40000 && done_v2 < 8; s++) {
+        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_TUNED, actions, 4));
+        for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+        OK(evoharness_vec_env_step(v, actions, 4, obs, n * ol, mask, n * al, reward, 4, done, 4));
+        for (size_t i = 0; i < n; i++) {
+            if (!done[i]) continue;
+            OK(evoharness_vec_env_last_episode(v, i, &a));
+            CHECK(a.success && a.cost >= 2 * a.world_actions);
+            recalls += a.harness[2];
+            done_v2++;
+        }
+    }
+    CHECK(done_v2 >= 8 && recalls > 0);
 
     free(obs);
     free(mask);
