@@ -20,7 +20,7 @@ for task in migration records orchestration; do
   for h in "${horizons[@]}"; do
     for agent in oracle tuned tuned:recall tuned:favourite lean-harness static-harness; do
       "$bin" eval --scenario v2 --task "$task" --agent "$agent" --horizon "$h" \
-        --seeds 20000..20200 --organisations 2000..2016 --json |
+        --seeds 20000..20200 --organisations 2000..2016 --threads "${THREADS:-2}" --json |
         python3 -c 'import json, sys
 r = json.load(sys.stdin)
 print("| %s | %d | %s | %.1f%% | %.4f ± %.4f | %.1f | %.1f |" % (r["task"], r["horizon"],
