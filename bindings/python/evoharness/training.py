@@ -268,6 +268,9 @@ class SuiteSource:
         self.kinds = tasks + tuple(f"{t}@{int(h)}" for h in also_horizons for t in tasks)
         self.layout, self.tools = suite_layout(), None
         self.settings = {"budget": self.horizon, "tasks": list(tasks)}
+        # v2 agents keep an experience store across episodes: validation counts each
+        # environment's fourth episode, so that model selection sees a store at work.
+        self.warmup = 3 if scenario == "v2" else 0
         if scenario != "v1":
             self.settings["scenario"] = scenario
         if also_horizons:
@@ -290,7 +293,12 @@ def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: s
     """One episode from a fresh reset in each of ``episodes`` environments of ``kind`` (seeds
     ``seed`` ..), ``choose(env) -> templates`` acting: their :func:`episode_row`, in seed
     order. Environments whose episode ended keep stepping (auto-reset) until all have ended;
-    what they do then is not counted."""
+    what they do then is not counted.
+
+    A source with ``warmup`` > 0 (v2 suite tasks, whose agents keep an experience store across
+    episodes) counts each environment's episode after that many: the states of an agent that
+    has been at work for a while, which first episodes never reach."""
+    warmup = int(getattr(source, "warmup", 0))
     out = []
     for at in range(0, episodes, chunk):
         env = source.envs(kind, min(chunk, episodes - at), seed + at, split=split)
@@ -299,7 +307,7 @@ def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: s
             while any(r is None for r in rows):
                 done = env.step(choose(env))[3]
                 for i in np.flatnonzero(done):
-                    if rows[i] is None:
+                    if rows[i] is None and env.episodes(int(i)) > warmup:
                         rows[i] = episode_row(env.last_episode(int(i)))
         finally:
             env.close()

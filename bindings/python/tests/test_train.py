@@ -267,3 +267,26 @@ def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
     assert first["beta"] == 1.0 and first["teacher_refused"] == 0
     assert rows[-1]["load_check"].startswith("ok")
     assert json.loads((tmp_path / "static.json").read_text())["source"] == "static"
+
+
+def test_v2_validation_counts_an_episode_after_the_store_warmed_up():
+    """v2 agents keep an experience store across episodes: validation counts each environment's
+    fourth episode (a first one never reaches a full working set), v1 still its first."""
+    v2 = training.SuiteSource(["records"], 80, "lean", scenario="v2")
+    v1 = training.SuiteSource(["records"], 80, "lean")
+    assert (v2.warmup, v1.warmup, v2.settings["scenario"]) == (3, 0, "v2")
+    with pytest.raises(ValueError, match="scenarios"):
+        training.SuiteSource(["records"], 80, "lean", scenario="v9")
+    counted = []
+
+    def lean(env):
+        counted.append([env.episodes(i) for i in range(env.n)])
+        return env.teacher_actions("lean")
+
+    rows = training.first_episodes(v2, "records", lean, seed=11, episodes=3)
+    assert len(rows) == 3 and all(r["success"] for r in rows)
+    # Every environment finished four episodes before the last step.
+    assert min(counted[-1]) >= 3
+    counted.clear()
+    training.first_episodes(v1, "records", lean, seed=11, episodes=3)
+    assert max(counted[-1]) <= 1
