@@ -16,7 +16,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--task", "migration, records or orchestration"),
     Flag::value(
         "--agent",
-        "append-only[:W], static-harness, oracle, random or policy:PATH",
+        "append-only[:W], static-harness, lean-harness, tuned, oracle, random or policy:PATH",
     ),
     Flag::value("--seeds", "a range A..B"),
     Flag::value("--horizon", "a number of steps"),
@@ -53,8 +53,10 @@ Usage:
 Options:
   --task TASK          migration, records or orchestration
   --agent AGENT        append-only (or append-only:W for a window of W entries; default 48),
-                       static-harness, lean-harness, oracle, random, or policy:PATH (a policy
-                       made for the suite: 16 facts, 8 steps, 4 lessons, 8 tools)
+                       static-harness, lean-harness, tuned (the best rule for v2; variants
+                       tuned:plain, tuned:recall, tuned:favourite), oracle, random, or
+                       policy:PATH (a policy made for the suite: 16 facts, 8 steps, 4 lessons,
+                       8 tools)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
   --horizon H          the task's size in steps, 50 to 100000 (default 1000)
   --scenario v1|v2     the suite's version (default v1): v2 has twelve error codes per

@@ -540,6 +540,35 @@ fn eval_prints_a_table_or_json_with_every_field() {
     assert_eq!(v["organisations"], 2);
     assert_eq!(v["mean_harness_actions"], 0.0);
     assert!(v["harness_actions_by_verb"]["track"].is_number());
+    assert_eq!(v["scenario"], "v1");
+    // v2, and the rule tuned for it: named in the table, and in the JSON.
+    let args = [
+        "eval",
+        "--task",
+        "orchestration",
+        "--agent",
+        "tuned",
+        "--scenario",
+        "v2",
+        "--seeds",
+        "0..4",
+        "--horizon",
+        "100",
+    ];
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("orchestration (v2), tuned:"),
+        "{}",
+        stdout(&o)
+    );
+    let o = evoharness(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (&v["scenario"], &v["agent"]),
+        (&"v2".into(), &"tuned".into())
+    );
+    assert_eq!(v["budget"], 2 * (4 * 100 + 256));
 }
 
 #[test]
@@ -570,8 +599,20 @@ fn eval_sweep_writes_a_plot_with_a_line_per_agent() {
 
 #[test]
 fn eval_mistakes_are_named() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["eval", "--agent", "oracle"], "missing --task"),
+        (
+            &[
+                "eval",
+                "--task",
+                "records",
+                "--agent",
+                "oracle",
+                "--scenario",
+                "v3",
+            ],
+            "unknown scenario \"v3\": expected v1 or v2",
+        ),
         (
             &["eval", "--task", "payroll", "--agent", "oracle"],
             "unknown task \"payroll\"",
