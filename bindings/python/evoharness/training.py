@@ -518,6 +518,19 @@ def grpo_update(net, ref, opt, batch, epochs: int, minibatch: int, kl_coef: floa
     net.eval()
 
 
+def warm_up(source, env, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``actions`` with the source's teacher choosing instead in every environment that has
+    finished fewer than ``source.warmup`` episodes (where it has a label), and which those are."""
+    warmup = int(getattr(source, "warmup", 0))
+    warming = np.array([env.episodes(i) < warmup for i in range(env.n)], bool)
+    if warming.any():
+        labels = source.labels(env)[0]
+        drive = warming & (labels >= 0)
+        actions = actions.copy()
+        actions[drive] = labels[drive].astype(np.uint32)
+    return actions, warming
+
+
 def grpo(net, source, args, log, deadline: float, best, rng):
     """Cost-aware GRPO. Every iteration starts fresh environments: for each kind (the
     source's ``rl_kinds`` if it has them),
@@ -526,7 +539,12 @@ def grpo(net, source, args, log, deadline: float, best, rng):
     advantage is its return under the library's reward (success gates an efficiency bonus;
     every action, harness ones included, costs budget) against its group's mean, over the
     group's standard deviation. A clipped ratio and a KL penalty to the policy GRPO started
-    from."""
+    from.
+
+    A source with ``warmup`` > 0 (v2 suite tasks, whose agents keep an experience store) has
+    its teacher drive each environment's first ``warmup`` episodes, so that the episode
+    sampled and learned from is one of an agent whose store is at work. A deterministic
+    teacher leaves a group's members in the same state, so they still share their episode."""
     ref = Net(net.body[0].in_features, net.pi.out_features, net.pi.in_features)
     ref.load_state_dict(net.state_dict())
     ref.eval()
@@ -549,10 +567,10 @@ def grpo(net, source, args, log, deadline: float, best, rng):
                         dist = torch.distributions.Categorical(logits=logits)
                         a = dist.sample()
                         logp = dist.log_prob(a)
-                    a_np = a.numpy().astype(np.uint32)
+                    a_np, warming = warm_up(source, env, a.numpy().astype(np.uint32))
                     done = env.step(a_np)[3]
                     for i in range(n):
-                        if finished[i] is None:
+                        if finished[i] is None and not warming[i]:
                             traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
                             if done[i]:
                                 finished[i] = env.last_episode(i)

@@ -290,3 +290,32 @@ def test_v2_validation_counts_an_episode_after_the_store_warmed_up():
     counted.clear()
     training.first_episodes(v1, "records", lean, seed=11, episodes=3)
     assert max(counted[-1]) <= 1
+
+
+def test_grpo_warms_v2_groups_up_with_the_teacher():
+    """In v2, GRPO learns from an episode of agents whose store is at work: the teacher drives
+    each environment's first episodes; a group's members stay in step through them."""
+    src = training.SuiteSource(["migration"], 60, "lean", scenario="v2")
+    env = src.envs("migration", 4, seed=5, group=2)
+    try:
+        poor = np.zeros(env.n, np.uint32)  # template 0: not what the teacher does
+        warm = [None] * env.n  # each environment's last warm-up episode
+        while True:
+            acts, warming = training.warm_up(src, env, poor)
+            for i in np.flatnonzero(~warming):
+                warm[i] = warm[i] or env.last_episode(int(i))
+            if not warming.any():
+                break
+            assert (acts[warming] == env.teacher_actions("lean")[warming]).all()
+            assert (acts[~warming] == 0).all()
+            env.step(acts)
+            # A group's members stay in step.
+            assert (env.obs[0] == env.obs[1]).all() and (env.obs[2] == env.obs[3]).all()
+        assert all(w is not None and w["success"] for w in warm)
+        assert all(env.episodes(i) >= 3 for i in range(env.n))
+        # v1 sources have no warm-up.
+        v1 = training.SuiteSource(["migration"], 60, "lean")
+        acts, warming = training.warm_up(v1, env, poor)
+        assert not warming.any() and (acts == poor).all()
+    finally:
+        env.close()
