@@ -9,8 +9,8 @@
 //! [`Agent::step_with`] takes the decision from outside instead (a learner in Python) and goes
 //! the same way from there: there is one step path.
 //!
-//! A task ends when the agent finishes, when its budget is spent (it then counts as
-//! unfinished), or when no action is legal.
+//! A task ends when the agent finishes, when its budget is spent (what is left pays for no
+//! action but `finish`; it then counts as unfinished), or when no action is legal.
 //!
 //! Deterministic for a given seed on a given backend. Buffers are made once: after the first
 //! step, a step allocates nothing in this crate.
