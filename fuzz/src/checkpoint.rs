@@ -1,7 +1,7 @@
 //! The `checkpoint` target: untrusted bytes resumed as an agent checkpoint.
 //!
-//! The first byte chooses the world ([`Setup::from_byte`]): one of the suite's task kinds and a
-//! horizon, for an agent of the suite's capacities whose controller is [`External`] (decisions
+//! The first byte chooses the world ([`Setup::from_byte`]): one of the suite's task kinds, a
+//! horizon and the suite's version (v2 worlds' cursors also carry per-item attempts), for an agent of the suite's capacities whose controller is [`External`] (decisions
 //! come from outside, so no inference: its checkpoints hold no policy identity and no recurrent
 //! state, as those of the suite's rule-based baselines do). The rest is resumed as that agent's
 //! checkpoint with `Agent::try_resume_from_bytes`. Checked, besides never panicking:
@@ -25,7 +25,7 @@ use evoharness_runtime::checkpoint::{self, Checkpoint};
 use evoharness_runtime::{
     Agent, AgentConfig, CheckpointError, Decision, ErrorKind, External, Refused, World,
 };
-use evoharness_suite::{CAPACITIES, SuiteWorld, TaskConfig, TaskKind, episode};
+use evoharness_suite::{CAPACITIES, Scenario, SuiteWorld, TaskConfig, TaskKind, episode};
 
 /// The horizons the first byte chooses from: a world's item count (and so its cursor's
 /// length) follows from its horizon.
@@ -44,6 +44,8 @@ pub struct Setup {
     pub kind: TaskKind,
     /// The horizon: `HORIZONS[b / 3 % 4]`.
     pub horizon: u32,
+    /// The suite's version: v2 if `b / 12` is odd.
+    pub scenario: Scenario,
 }
 
 impl Setup {
@@ -52,6 +54,11 @@ impl Setup {
         Self {
             kind: TaskKind::ALL[usize::from(b) % TaskKind::ALL.len()],
             horizon: HORIZONS[usize::from(b) / TaskKind::ALL.len() % HORIZONS.len()],
+            scenario: if usize::from(b) / (TaskKind::ALL.len() * HORIZONS.len()) % 2 == 1 {
+                Scenario::V2
+            } else {
+                Scenario::V1
+            },
         }
     }
 
@@ -59,12 +66,13 @@ impl Setup {
     pub fn byte(&self) -> Option<u8> {
         let k = TaskKind::ALL.iter().position(|&k| k == self.kind)?;
         let h = HORIZONS.iter().position(|&h| h == self.horizon)?;
-        u8::try_from(k + TaskKind::ALL.len() * h).ok()
+        let s = usize::from(self.scenario == Scenario::V2);
+        u8::try_from(k + TaskKind::ALL.len() * (h + HORIZONS.len() * s)).ok()
     }
 
     /// The task.
     pub fn task(&self) -> TaskConfig {
-        TaskConfig::new(self.kind, self.horizon)
+        TaskConfig::of(self.scenario, self.kind, self.horizon)
     }
 
     /// A fresh world of the task.
@@ -396,6 +404,16 @@ mod tests {
 
     #[test]
     fn a_baseline_checkpoint_resumes_and_steps() {
+        for b in [1, 13] {
+            let setup = Setup::from_byte(b);
+            assert_eq!(setup.scenario == Scenario::V2, b == 13);
+            let input = seed(setup, LeanHarness, 60);
+            let r = check(&input);
+            assert!(
+                matches!(r.plain, Resume::Resumed { steps } if steps > 0),
+                "{setup:?}: {r:?}"
+            );
+        }
         let setup = Setup::from_byte(1);
         let input = seed(setup, LeanHarness, 30);
         let r = check(&input);
@@ -447,6 +465,7 @@ mod tests {
         let setup = Setup {
             kind: TaskKind::Records,
             horizon: 50,
+            scenario: Scenario::V1,
         };
         assert_eq!(setup.task().items() % 8, 4);
         let input = seed(setup, LeanHarness, u64::MAX);
@@ -483,6 +502,7 @@ mod tests {
         let setup = Setup {
             kind: TaskKind::Records,
             horizon: 120,
+            scenario: Scenario::V1,
         };
         // `SuiteWorld::save_cursor`: version, kind, organisation, seed, n, then delivered
         // (offset 22) and the block of eight u32 (offset 26).

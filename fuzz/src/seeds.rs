@@ -643,14 +643,18 @@ fn apply_fast_seeds() -> Vec<Seed> {
 /// `checkpoint` inputs: suite agents' checkpoints ([`checkpoint::seed`]).
 fn checkpoint_seeds() -> Vec<Seed> {
     use checkpoint::Setup;
-    use evoharness_suite::TaskKind;
     use evoharness_suite::baselines::LeanHarness;
+    use evoharness_suite::{Scenario, TaskKind};
 
     // Horizon 120: 48 items, a whole number of the records world's shuffle blocks (see the
     // ignored test in `checkpoint` for what 20 items do).
     let mut seeds = Vec::new();
     for kind in TaskKind::ALL {
-        let setup = Setup { kind, horizon: 120 };
+        let setup = Setup {
+            kind,
+            horizon: 120,
+            scenario: Scenario::V1,
+        };
         for (at, steps) in [
             ("start", 0),
             ("step-10", 10),
@@ -667,12 +671,26 @@ fn checkpoint_seeds() -> Vec<Seed> {
     let setup = Setup {
         kind: TaskKind::Migration,
         horizon: 400,
+        scenario: Scenario::V1,
     };
     seeds.push(Seed {
         target: "checkpoint",
         name: "ckpt-migration-400-step-150".into(),
         bytes: checkpoint::seed(setup, LeanHarness, 150),
     });
+    // v2: a cursor with per-item attempts, mid-task (rejected items, back-offs).
+    for kind in TaskKind::ALL {
+        let setup = Setup {
+            kind,
+            horizon: 120,
+            scenario: Scenario::V2,
+        };
+        seeds.push(Seed {
+            target: "checkpoint",
+            name: format!("ckpt-{kind}-120-step-60-v2"),
+            bytes: checkpoint::seed(setup, LeanHarness, 60),
+        });
+    }
     // Decodes; the world refuses its cursor.
     let mut bytes = vec![Setup::from_byte(0).byte().expect("chosen by a byte")];
     bytes.extend(checkpoint::with_cursor(b"not a cursor"));
