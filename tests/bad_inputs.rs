@@ -268,6 +268,8 @@ mod onnx {
         pub(crate) data_type: i32,
         #[prost(string, tag = "8")]
         pub(crate) name: String,
+        #[prost(bytes = "vec", tag = "9")]
+        pub(crate) raw_data: Vec<u8>,
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -557,6 +559,7 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
                 dims: vec![1 << 20, 1 << 20],
                 data_type: 1,
                 name: "w".into(),
+                raw_data: Vec::new(),
             });
         }),
     );
@@ -567,6 +570,7 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
                 dims: vec![4, -1],
                 data_type: 1,
                 name: "w".into(),
+                raw_data: Vec::new(),
             });
         }),
     );
@@ -589,6 +593,22 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
                 g.input[0].r#type = onnx::f32_tensor(&[1, 4]);
                 g.node[0].name = "na\0me".into();
                 g.node[0].op_type = "No\0SuchOp".into();
+            }),
+            &std::fs::read(fixture("mlp.onnx")).expect("mlp.onnx"),
+        ),
+    );
+    // Found by the `c_abi` fuzz target: tract panicked on a string tensor with raw data inside
+    // an `extern "system"` function, which aborted the process (runtime/src/limits.rs).
+    add(
+        "policy/raw-string-tensor.onnx",
+        onnx::with_metadata_of(
+            onnx::model(|g| {
+                g.initializer.push(onnx::Tensor {
+                    dims: vec![1],
+                    data_type: 8,
+                    name: "s".into(),
+                    raw_data: b"text".to_vec(),
+                });
             }),
             &std::fs::read(fixture("mlp.onnx")).expect("mlp.onnx"),
         ),

@@ -106,6 +106,8 @@ mod proto {
         pub(super) data_type: i32,
         #[prost(string, tag = "8")]
         pub(super) name: String,
+        #[prost(bytes = "vec", tag = "9")]
+        pub(super) raw_data: Vec<u8>,
     }
 
     #[derive(Clone, PartialEq, prost::Message)]
@@ -128,6 +130,15 @@ fn element_size(data_type: i32) -> u64 {
         15 => 16,                 // complex128
         _ => 8,
     }
+}
+
+/// Whether a tensor of ONNX `TensorProto.DataType` `data_type` may carry `raw_data`: the
+/// numeric and boolean types the backends load from raw bytes. tract aborts the process on any
+/// other (`unimplemented!` inside an `extern "system"` function), and the ONNX specification
+/// forbids raw strings.
+fn raw_loadable(data_type: i32) -> bool {
+    // float, uint8, int8, uint16, int16, int32, int64, bool, float16, double, uint32, uint64
+    matches!(data_type, 1..=7 | 9..=13)
 }
 
 /// What the walk counted so far.
@@ -167,6 +178,16 @@ impl Tally<'_> {
     }
 
     fn constant(&mut self, t: &proto::Tensor, name: &str) -> Result<()> {
+        if !t.raw_data.is_empty() && !raw_loadable(t.data_type) {
+            return Err(Error::new(
+                ErrorKind::Policy,
+                format!(
+                    "{name}: a tensor of ONNX data type {} carries raw data, which the policy \
+                     backends cannot load (raw data is for numeric and boolean tensors)",
+                    t.data_type
+                ),
+            ));
+        }
         let bytes = self.elements(&t.dims, name)? * element_size(t.data_type);
         self.constant_bytes = self.constant_bytes.saturating_add(bytes);
         if self.constant_bytes > self.limits.max_constant_bytes {
@@ -308,6 +329,7 @@ mod tests {
             dims: dims.to_vec(),
             data_type: 1,
             name: String::new(),
+            raw_data: Vec::new(),
         }
     }
 
@@ -458,6 +480,41 @@ mod tests {
         }
         // prost's recursion limit stops the decode: an error, not a stack overflow.
         assert!(refusal(&bytes(g), PolicyLimits::default()).contains("not a valid ONNX model"));
+    }
+
+    /// Found by the `c_abi` fuzz target: a string tensor with raw data made tract panic
+    /// ("FIXME, raw tensor loading") inside `CreateSessionFromArray`, an `extern "system"`
+    /// function, which aborted the process.
+    #[test]
+    fn raw_data_only_for_the_types_the_backends_load_from_it() {
+        for (data_type, refused) in [(8, true), (14, true), (16, true), (0, true), (1, false)] {
+            for at in 0..2 {
+                let t = Tensor {
+                    raw_data: vec![0; 4],
+                    data_type,
+                    ..tensor(&[1])
+                };
+                let mut g = Graph::default();
+                if at == 0 {
+                    g.initializer.push(t);
+                } else {
+                    g.node.push(Node {
+                        attribute: vec![Attribute {
+                            t: Some(t),
+                            ..Attribute::default()
+                        }],
+                        ..Node::default()
+                    });
+                }
+                let r = PolicyLimits::default().check(&bytes(g), "p.onnx");
+                let e = r.map_err(|e| e.to_string()).err().unwrap_or_default();
+                assert_eq!(
+                    e.contains("carries raw data"),
+                    refused,
+                    "type {data_type}: {e}"
+                );
+            }
+        }
     }
 
     #[test]
