@@ -522,6 +522,8 @@ def warm_up(source, env, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``actions`` with the source's teacher choosing instead in every environment that has
     finished fewer than ``source.warmup`` episodes (where it has a label), and which those are."""
     warmup = int(getattr(source, "warmup", 0))
+    if warmup == 0:  # v1 and host worlds: no per-environment calls on every GRPO step
+        return actions, np.zeros(env.n, bool)
     warming = np.array([env.episodes(i) < warmup for i in range(env.n)], bool)
     if warming.any():
         labels = source.labels(env)[0]
