@@ -16,6 +16,8 @@
 # EVOHARNESS_FUZZ_FAST=1 trades guidance for speed, for the slow targets' long runs: it builds
 # without the trace-compare hooks (in target/fast, so the usual build stays) and runs
 # libFuzzer with -entropic=0; the c_abi target then runs about 1.8x the executions per second.
+# EVOHARNESS_FUZZ_JOBS=N runs N fuzzing processes on one shared corpus (libFuzzer's -fork=N):
+# on an idle machine with N cores, N times the executions in the same time.
 set -euo pipefail
 
 secs=${1:?usage: fuzz/grow.sh SECONDS [TARGET...]}
@@ -30,6 +32,9 @@ if [ "${EVOHARNESS_FUZZ_FAST:-0}" = 1 ]; then
     build+=(--no-trace-compares --target-dir target/fast)
     flags=(-entropic=0)
 fi
+jobs=${EVOHARNESS_FUZZ_JOBS:-1}
+case $jobs in '' | *[!0-9]* | 0) echo "EVOHARNESS_FUZZ_JOBS must be a whole number > 0, got '$jobs'" >&2; exit 2 ;; esac
+[ "$jobs" -eq 1 ] || flags+=(-fork="$jobs")
 
 echo "== seed corpus and the checks it drives (cargo test)"
 cargo +nightly test --quiet
