@@ -602,6 +602,24 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         self.store.take()
     }
 
+    /// Forgets everything it has learned, as a newly made agent knows nothing: a new, empty
+    /// workspace (Experience and its clock included) of the same capacities, budget and costs,
+    /// and, if it has an experience store, an empty one of the same budget. Call
+    /// [`Agent::start_task`] next. Allocates (a workspace); for a fleet that replaces an agent
+    /// with a new one on the same world, such as a training environment moving on to another
+    /// organisation.
+    pub fn forget(&mut self) -> Result<()> {
+        let caps = self.ws.capacities();
+        let ws =
+            HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, *self.ws.config())
+                .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
+        if let Some(store) = &self.store {
+            self.store = Some(ExperienceStore::new(store.budget())?);
+        }
+        self.ws = ws;
+        Ok(())
+    }
+
     /// The workspace.
     pub fn workspace(&self) -> &HeapWorkspace {
         &self.ws

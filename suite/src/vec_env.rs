@@ -20,7 +20,8 @@
 //! worlds ([`VecEnv::from_worlds`]) get the same seeds; their budget, costs and capacities are
 //! the caller's ([`WorldsConfig`]), their episodes' success and violations their judge's.
 //!
-//! After construction a step allocates nothing in this crate (a world may).
+//! After construction a step allocates nothing in this crate (a world may), except where an
+//! agent's lifetime ends ([`VecEnv::set_lifetime`]).
 
 use std::any::Any;
 use std::ops::Range;
@@ -109,6 +110,10 @@ pub struct VecEnv<W = SuiteWorld> {
     group: usize,
     obs_len: usize,
     actions: usize,
+    /// Episodes an environment's agent lives for (0: forever); see [`VecEnv::set_lifetime`].
+    lifetime: u64,
+    /// The organisations a suite environment moves through as its agents are renewed.
+    organisations: Range<u64>,
 }
 
 fn check_groups(n: usize, group: usize) -> Result<()> {
@@ -156,6 +161,7 @@ impl VecEnv<SuiteWorld> {
             .map(|i| SuiteWorld::new(task, organisations.start + (i / group) as u64 % norg))
             .collect();
         let mut v = Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)?;
+        v.organisations = organisations;
         // v2: each environment's agent has its own experience store, kept across its episodes
         // (all of one organisation), as an agent of eval has.
         for a in &mut v.agents {
@@ -254,7 +260,31 @@ impl<W: World + 'static> VecEnv<W> {
             group,
             obs_len: layout.obs_len(),
             actions: layout.actions(),
+            lifetime: 0,
+            organisations: 0..0,
         })
+    }
+
+    /// Gives every environment's agent a lifetime of `episodes` episodes (0, the default:
+    /// forever). When an environment has finished a multiple of `episodes` episodes, its
+    /// agent is replaced by one that knows nothing ([`Agent::forget`]: an empty working set
+    /// and, if it has one, an empty experience store), and a suite environment moves on to
+    /// another organisation: for its `m`-th agent, environment `i` (group `g = i / group` of
+    /// `G`) runs organisation `organisations.start + (g + m·G) mod organisations.len()`.
+    /// Seeds are unchanged.
+    ///
+    /// `evoharness eval` runs each organisation's episodes on one agent, about a dozen of
+    /// them: a lifetime of that size lets training see what a new agent meets (an empty
+    /// store, unknown codes) as often as an evaluated one does, where environments that
+    /// live forever come to know every code of their organisation. A renewal allocates (a
+    /// workspace); the steps between do not.
+    pub fn set_lifetime(&mut self, episodes: u64) {
+        self.lifetime = episodes;
+    }
+
+    /// The agents' lifetime in episodes (0: forever); see [`VecEnv::set_lifetime`].
+    pub fn lifetime(&self) -> u64 {
+        self.lifetime
     }
 
     /// Environments per group (1 without groups).
@@ -417,6 +447,10 @@ impl<W: World + 'static> VecEnv<W> {
                 self.episodes[i] += 1;
                 let k = self.episodes[i];
                 let g = (i / self.group) as u64;
+                if self.lifetime > 0 && k.is_multiple_of(self.lifetime) {
+                    let life = k / self.lifetime;
+                    renew(r, g, life, groups, &self.organisations).map_err(|e| env_error(i, e))?;
+                }
                 r.start_task(
                     self.seed
                         .wrapping_add(g)
@@ -434,6 +468,27 @@ impl<W: World + 'static> VecEnv<W> {
         }
         Ok(())
     }
+}
+
+/// Environment `r` (of group `g`, of `groups`) starts its `life`-th agent: a new one that knows
+/// nothing ([`Agent::forget`]), on the `life`-th organisation after its first in
+/// `organisations` if its world is a suite world.
+fn renew<W: World + 'static>(
+    r: &mut Env<W>,
+    g: u64,
+    life: u64,
+    groups: u64,
+    organisations: &Range<u64>,
+) -> Result<()> {
+    r.forget()?;
+    let norg = organisations.end - organisations.start;
+    if let Some(w) = (r.world_mut() as &mut dyn Any).downcast_mut::<SuiteWorld>()
+        && norg > 0
+    {
+        let k = g.wrapping_add(life.wrapping_mul(groups)) % norg;
+        w.set_organisation(organisations.start + k);
+    }
+    Ok(())
 }
 
 /// Environment `r`'s view as a suite world's, if its world is one.
@@ -662,6 +717,54 @@ mod tests {
             .map(|a| a.experience_store().map_or(0, |s| s.len()))
             .sum();
         assert!(stored > 4, "lessons kept behind the working sets: {stored}");
+    }
+
+    /// With a lifetime, each environment's agent is replaced every `lifetime` episodes by one
+    /// that knows nothing, on the next organisation (group members alike); without one, the
+    /// agents keep their organisation and what they learned.
+    #[test]
+    fn agents_renew_after_their_lifetime() {
+        let task = TaskConfig::v2(TaskKind::Records, 60);
+        let (n, g, orgs) = (4, 2, 10..13);
+        let mut v = VecEnv::grouped(task, n, g, orgs.clone(), 3).unwrap();
+        let mut forever = VecEnv::grouped(task, n, g, orgs, 3).unwrap();
+        assert_eq!(v.lifetime(), 0);
+        v.set_lifetime(2);
+        assert_eq!(v.lifetime(), 2);
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut obs = vec![0.0; n * ol];
+        let mut mask = vec![0; n * al];
+        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
+        let mut acts = vec![0u32; n];
+        let mut renewals = 0;
+        for env in [&mut v, &mut forever] {
+            env.observe(&mut obs, &mut mask).unwrap();
+            while (0..n).any(|i| env.episodes(i) < 5) {
+                env.teacher_actions(Teacher::Tuned, &mut acts).unwrap();
+                env.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
+                    .unwrap();
+                for i in (0..n).filter(|&i| done[i] == 1) {
+                    let a = env.env(i).unwrap();
+                    let (k, grp) = (env.episodes(i), (i / g) as u64);
+                    assert!(env.last_episode(i).unwrap().success, "env {i}");
+                    let store = a.experience_store().unwrap().len();
+                    let lessons = a.workspace().experience().len();
+                    if env.lifetime() == 0 {
+                        assert_eq!(a.world().organisation(), 10 + grp, "env {i}");
+                        assert!(store > 0 || lessons > 0, "env {i} learned nothing");
+                    } else {
+                        // Groups 0 and 1 of 2: the m-th agent runs organisation (g + 2m) mod 3.
+                        let want = 10 + (grp + k / 2 * 2) % 3;
+                        assert_eq!(a.world().organisation(), want, "env {i}, episode {k}");
+                        if k % 2 == 0 {
+                            assert_eq!((store, lessons), (0, 0), "env {i} renewed");
+                            renewals += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(renewals >= 2 * n, "{renewals}");
     }
 
     #[test]

@@ -269,8 +269,14 @@ class SuiteSource:
         self.layout, self.tools = suite_layout(), None
         self.settings = {"budget": self.horizon, "tasks": list(tasks)}
         # v2 agents keep an experience store across episodes: validation counts each
-        # environment's fourth episode, so that model selection sees a store at work.
+        # environment's fourth episode, so that model selection sees a store at work; and a
+        # training environment's agent lives for 12 episodes, then a new one starts on the
+        # next organisation (`VecEnv(lifetime=)`), as `evoharness eval` runs 12-13 episodes of
+        # an organisation on one agent. Agents that live forever come to know every code of
+        # their organisation, and imitation then never sees what a new agent meets (recalls
+        # that find nothing, unknown codes).
         self.warmup = 3 if scenario == "v2" else 0
+        self.lifetime = 12 if scenario == "v2" else 0
         if scenario != "v1":
             self.settings["scenario"] = scenario
         if also_horizons:
@@ -281,7 +287,7 @@ class SuiteSource:
 
         task, _, h = kind.partition("@")
         return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group,
-                      scenario=self.scenario)
+                      scenario=self.scenario, lifetime=self.lifetime)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         labels = env.teacher_actions(self.teacher)

@@ -63,20 +63,31 @@ class VecEnv(Handle):
     ``[n]``) are owned by this object and overwritten by every call. ``scenario`` is the suite's
     version, ``"v1"`` or ``"v2"`` (tasks where no hand-written rule is optimal; each
     environment's agent then has an experience store, kept across its episodes).
+
+    ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
+    environment's agent is replaced by one that knows nothing (an empty working set and
+    experience store), on the next organisation: for its ``m``-th agent, environment ``i`` runs
+    ``organisations[(g + m * G) % len(organisations)]`` with ``G = n // group`` groups. Seeds are
+    unchanged. ``evoharness eval`` runs about a dozen episodes of an organisation on one agent;
+    training with a lifetime of that size sees new agents as often.
     """
 
     def __init__(self, task: str, horizon: int, n: int, organisations=range(0, 4), seed: int = 0,
-                 group: int = 1, *, families=None, scenario: str = "v1"):
+                 group: int = 1, *, families=None, scenario: str = "v1", lifetime: int = 0):
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASKS)}")
         if scenario not in SCENARIOS:
             raise ValueError(f"unknown scenario {scenario!r}: expected one of {sorted(SCENARIOS)}")
+        if int(lifetime) < 0:
+            raise ValueError(f"lifetime is a number of episodes (0: forever), not {lifetime}")
         orgs = _range(organisations if families is None else families)
         handle = c_void_p()
         check(lib().evoharness_vec_env_new_grouped(
             TASKS[task] | SCENARIOS[scenario], horizon, n, group, orgs.start, len(orgs), seed,
             ctypes.byref(handle)))
         self._h = handle
+        check(lib().evoharness_vec_env_set_lifetime(handle, int(lifetime)))
+        self.lifetime = int(lifetime)
         info = VecEnvInfo()
         check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
         self.task, self.horizon, self.n, self.group = task, horizon, info.n, info.group
@@ -122,7 +133,7 @@ class VecEnv(Handle):
         return self.obs, self.mask, self.reward, self.done
 
     def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
-        """The template a rule-based teacher (``lean``, ``oracle`` or ``static``) would choose
+        """The template a rule-based teacher (``lean``, ``oracle``, ``static`` or ``tuned``) would choose
         now in every environment: labels for imitation learning, as int64, :data:`NO_LABEL`
         (-1) where the teacher has no legal action (a state only a learner's mistakes reach).
         The ``static`` harness works through an agenda; each environment's copy of it follows

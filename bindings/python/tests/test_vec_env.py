@@ -60,6 +60,33 @@ def test_v2_tasks_through_python_cost_more_and_the_rules_still_succeed(teacher):
     env.close()
 
 
+def test_agents_with_a_lifetime_start_afresh_on_the_next_organisation():
+    with pytest.raises(ValueError, match="lifetime"):
+        evoharness.VecEnv("records", 60, 2, scenario="v2", lifetime=-1)
+    g = [s for s in evoharness.suite_layout()["segments"] if s["name"] == "global"][0]
+    names = [name for name, _ in g["features"]]
+    assert all(w == 1 for _, w in g["features"][: names.index("experience_fill")])
+    fill = g["offset"] + names.index("experience_fill")
+    firsts = {}
+    for lifetime in (0, 2):
+        env = evoharness.VecEnv("records", 60, 2, organisations=range(3), seed=3,
+                                scenario="v2", lifetime=lifetime)
+        assert env.lifetime == lifetime
+        # The experience fill each environment starts its episodes 2, 3 and 4 with.
+        seen = [[] for _ in range(env.n)]
+        while min(env.episodes(i) for i in range(env.n)) < 4:
+            obs, _, _, done = env.step(env.teacher_actions("tuned"))
+            for i in np.nonzero(done)[0]:
+                if env.episodes(int(i)) < 4:
+                    seen[i].append(float(obs[i, fill]))
+        firsts[lifetime] = seen
+        env.close()
+    # The tuned rule notes lessons; an agent that lives on starts each episode with some, a
+    # new one (after episodes 2 and 4) with none.
+    assert all(f > 0 for s in firsts[0] for f in s)
+    assert all(s[1] == 0 and s[0] > 0 and s[2] > 0 for s in firsts[2])
+
+
 def test_the_static_teacher_labels_a_learners_states_and_leads_harness_heavy_episodes():
     env = evoharness.VecEnv("migration", 60, 2, organisations=range(2), seed=3)
     episodes, strayed = [], 0

@@ -569,6 +569,25 @@ evoharness_status evoharness_vec_env_episodes(const struct evoharness_vec_env *e
                                               size_t index,
                                               uint64_t *out);
 
+/**
+ * Gives every environment's agent a lifetime of `episodes` episodes (0, the default:
+ * forever). When an environment has finished a multiple of `episodes` episodes, its agent is
+ * replaced by one that knows nothing (an empty working set and, if it has one, an empty
+ * experience store), and a suite environment moves on to the next organisation: for its
+ * `m`-th agent, environment `i` (group `g = i / group` of `G`) runs organisation
+ * `first + (g + m * G) % count` of the range it was made with. Seeds are unchanged.
+ * Training on v2 tasks sets about a dozen: `evoharness eval` runs that many episodes of an
+ * organisation on one agent, so new agents (an empty store, unknown codes) are as common as
+ * there. A renewal allocates; the steps between do not.
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `env` is a live environment that no other thread uses.
+ */
+evoharness_status evoharness_vec_env_set_lifetime(struct evoharness_vec_env *env,
+                                                  uint64_t episodes);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -849,6 +849,33 @@ pub unsafe extern "C" fn evoharness_vec_env_episodes(
     })
 }
 
+/// Gives every environment's agent a lifetime of `episodes` episodes (0, the default:
+/// forever). When an environment has finished a multiple of `episodes` episodes, its agent is
+/// replaced by one that knows nothing (an empty working set and, if it has one, an empty
+/// experience store), and a suite environment moves on to the next organisation: for its
+/// `m`-th agent, environment `i` (group `g = i / group` of `G`) runs organisation
+/// `first + (g + m * G) % count` of the range it was made with. Seeds are unchanged.
+/// Training on v2 tasks sets about a dozen: `evoharness eval` runs that many episodes of an
+/// organisation on one agent, so new agents (an empty store, unknown codes) are as common as
+/// there. A renewal allocates; the steps between do not.
+///
+/// Errors: `NULL_ARGUMENT`.
+///
+/// # Safety
+/// `env` is a live environment that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
+    env: *mut evoharness_vec_env,
+    episodes: u64,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(env)? };
+        each!(e.env(), v => v.set_lifetime(episodes));
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     //! The same world, run natively and through the C callbacks of

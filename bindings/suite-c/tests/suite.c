@@ -228,6 +228,8 @@ static void test_vec_env(void) {
     CHECK(error_mentions("no environment 3") && episodes == 99);
     OK(evoharness_vec_env_episodes(v, 2, &episodes));
     CHECK(episodes == 0);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_set_lifetime(NULL, 12));
+    OK(evoharness_vec_env_set_lifetime(v, 0));
 
     float *obs = calloc(n * ol, sizeof(float));
     uint8_t *mask = calloc(n * al, 1);
