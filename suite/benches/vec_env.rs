@@ -27,23 +27,18 @@ fn bench(c: &mut Criterion) {
     for kind in TaskKind::ALL {
         for n in [1usize, 64] {
             let mut v = VecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
-            let (ol, al) = (v.obs_len(), v.actions());
-            let mut obs = vec![0.0; n * ol];
-            let mut mask = vec![0; n * al];
-            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-            let mut acts = vec![0u32; n];
-            v.observe(&mut obs, &mut mask).unwrap();
+            let al = v.actions();
+            let mut buf = v.buffers().unwrap();
             let mut s = 0usize;
             g.throughput(Throughput::Elements(n as u64));
             g.bench_function(format!("{kind} n={n}"), |b| {
                 b.iter(|| {
-                    for (i, a) in acts.iter_mut().enumerate() {
-                        *a = pick(&mask[i * al..(i + 1) * al], s + i);
+                    for i in 0..n {
+                        buf.actions[i] = pick(&buf.mask[i * al..(i + 1) * al], s + i);
                     }
                     s += 1;
-                    v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                        .unwrap();
-                    black_box(rew[0])
+                    v.step_into(&mut buf).unwrap();
+                    black_box(buf.reward[0])
                 })
             });
         }

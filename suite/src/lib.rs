@@ -132,7 +132,7 @@ use evoharness_core::{Capacities, Costs, Verb};
 use serde::Serialize;
 
 pub use intent::Intent;
-pub use vec_env::{Teacher, VecEnv, WorldsConfig};
+pub use vec_env::{Buffers, Teacher, VecEnv, WorldsConfig};
 pub use world::SuiteWorld;
 
 /// The workspace capacities of the suite's policies: 16 facts, 8 steps, 4 lessons, 8 tools.

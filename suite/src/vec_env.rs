@@ -65,6 +65,23 @@ pub enum Teacher {
 /// action (a state only a learner's own mistakes reach).
 pub const NO_LABEL: u32 = u32::MAX;
 
+/// The arrays one [`VecEnv::step`] reads and writes, sized for a given [`VecEnv`]
+/// ([`VecEnv::buffers`]): for callers that keep them together ([`VecEnv::step_into`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Buffers {
+    /// One template index per environment, read by a step (a teacher's labels can be written
+    /// here: [`VecEnv::teacher_actions`]).
+    pub actions: Vec<u32>,
+    /// Each environment's observation, `obs_len` floats.
+    pub obs: Vec<f32>,
+    /// Each environment's mask, `actions` bytes (1 = legal).
+    pub mask: Vec<u8>,
+    /// Each environment's reward for the last step.
+    pub reward: Vec<f32>,
+    /// 1 where the last step ended the environment's episode.
+    pub done: Vec<u8>,
+}
+
 /// How [`VecEnv::from_worlds`] sets up environments over the caller's worlds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldsConfig {
@@ -375,6 +392,31 @@ impl<W: World + 'static> VecEnv<W> {
         Ok(t)
     }
 
+    /// Arrays of the sizes [`VecEnv::step`] needs, holding the current observations and masks.
+    pub fn buffers(&self) -> Result<Buffers> {
+        let n = self.agents.len();
+        let mut b = Buffers {
+            actions: vec![0; n],
+            obs: vec![0.0; n * self.obs_len],
+            mask: vec![0; n * self.actions],
+            reward: vec![0.0; n],
+            done: vec![0; n],
+        };
+        self.observe(&mut b.obs, &mut b.mask)?;
+        Ok(b)
+    }
+
+    /// [`VecEnv::step`] with the templates in `b.actions`, writing the rest of `b`.
+    pub fn step_into(&mut self, b: &mut Buffers) -> Result<()> {
+        self.step(
+            &b.actions,
+            &mut b.obs,
+            &mut b.mask,
+            &mut b.reward,
+            &mut b.done,
+        )
+    }
+
     /// Writes every environment's current observation and mask.
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
         self.check_len("obs", obs, self.obs_len)?;
@@ -563,25 +605,21 @@ mod tests {
     fn steps_write_every_buffer_and_auto_reset() {
         let task = TaskConfig::new(TaskKind::Orchestration, 50);
         let mut v = VecEnv::new(task, 3, 0..2, 7).unwrap();
-        let (ol, al) = (v.obs_len(), v.actions());
-        let mut obs = vec![0.0; 3 * ol];
-        let mut mask = vec![0; 3 * al];
-        let (mut rew, mut done) = (vec![0.0; 3], vec![0; 3]);
-        v.observe(&mut obs, &mut mask).unwrap();
+        let al = v.actions();
+        let mut b = v.buffers().unwrap();
         let mut ends = 0;
         for s in 0..2_000 {
-            let acts: Vec<u32> = (0..3)
-                .map(|i| pick(&mask[i * al..(i + 1) * al], s + i))
-                .collect();
-            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                .unwrap();
-            ends += done.iter().filter(|&&d| d == 1).count();
+            for i in 0..3 {
+                b.actions[i] = pick(&b.mask[i * al..(i + 1) * al], s + i);
+            }
+            v.step_into(&mut b).unwrap();
+            ends += b.done.iter().filter(|&&d| d == 1).count();
             for i in 0..3 {
                 assert!(
-                    mask[i * al..(i + 1) * al].contains(&1),
+                    b.mask[i * al..(i + 1) * al].contains(&1),
                     "a fresh or running env has a legal move"
                 );
-                if done[i] == 1 {
+                if b.done[i] == 1 {
                     assert!(v.last_episode(i).is_some());
                     assert_eq!(v.current_episode(i).unwrap().steps, 0, "reset at once");
                 }
@@ -601,16 +639,11 @@ mod tests {
             let task = TaskConfig::new(kind, 120);
             let n = 2;
             let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
-            let (ol, al) = (v.obs_len(), v.actions());
-            let mut obs = vec![0.0; n * ol];
-            let mut mask = vec![0; n * al];
-            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-            let mut acts = vec![0u32; n];
-            v.observe(&mut obs, &mut mask).unwrap();
+            let al = v.actions();
+            let mut b = v.buffers().unwrap();
             while (0..n).any(|i| v.episodes(i) < 1) {
-                v.teacher_actions(Teacher::Static, &mut acts).unwrap();
-                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                    .unwrap();
+                v.teacher_actions(Teacher::Static, &mut b.actions).unwrap();
+                v.step_into(&mut b).unwrap();
             }
             for i in 0..n {
                 let seed = 5 + i as u64;
@@ -630,9 +663,9 @@ mod tests {
             }
             let mut labelled = 0;
             for s in 0..3_000 {
-                v.teacher_actions(Teacher::Static, &mut acts).unwrap();
-                for (i, a) in acts.iter_mut().enumerate() {
-                    let m = &mask[i * al..(i + 1) * al];
+                v.teacher_actions(Teacher::Static, &mut b.actions).unwrap();
+                for (i, a) in b.actions.iter_mut().enumerate() {
+                    let m = &b.mask[i * al..(i + 1) * al];
                     if *a == NO_LABEL || s % 7 == 0 {
                         *a = pick(m, 0);
                     } else {
@@ -640,8 +673,7 @@ mod tests {
                         labelled += 1;
                     }
                 }
-                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                    .unwrap();
+                v.step_into(&mut b).unwrap();
             }
             assert!(
                 labelled > 3_000,
@@ -656,32 +688,30 @@ mod tests {
             let task = TaskConfig::new(kind, 200);
             let n = 4;
             let mut v = VecEnv::new(task, n, 0..2, 3).unwrap();
-            let (ol, al) = (v.obs_len(), v.actions());
-            let mut obs = vec![0.0; n * ol];
-            let mut mask = vec![0; n * al];
-            let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-            let mut acts = vec![0u32; n];
-            v.observe(&mut obs, &mut mask).unwrap();
+            let al = v.actions();
+            let mut b = v.buffers().unwrap();
             while (0..n).any(|i| v.episodes(i) < 2) {
-                v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
-                for (i, &a) in acts.iter().enumerate() {
+                v.teacher_actions(Teacher::Lean, &mut b.actions).unwrap();
+                for (i, &a) in b.actions.iter().enumerate() {
                     assert_eq!(
-                        mask[i * al + a as usize],
+                        b.mask[i * al + a as usize],
                         1,
                         "the teacher's choice is legal"
                     );
                 }
-                v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                    .unwrap();
+                v.step_into(&mut b).unwrap();
                 for i in 0..n {
-                    if done[i] == 1 {
+                    if b.done[i] == 1 {
                         let s = v.last_episode(i).unwrap();
                         assert!(s.success, "{kind} env {i}: {s:?}");
-                        assert!(rew[i] > 1.0);
+                        assert!(b.reward[i] > 1.0);
                     }
                 }
             }
-            assert!(v.teacher_actions(Teacher::Oracle, &mut acts[1..]).is_err());
+            assert!(
+                v.teacher_actions(Teacher::Oracle, &mut b.actions[1..])
+                    .is_err()
+            );
         }
     }
 
@@ -692,19 +722,13 @@ mod tests {
         let task = TaskConfig::v2(TaskKind::Records, 150);
         let n = 2;
         let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
-        let (ol, al) = (v.obs_len(), v.actions());
-        let mut obs = vec![0.0; n * ol];
-        let mut mask = vec![0; n * al];
-        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-        let mut acts = vec![0u32; n];
-        v.observe(&mut obs, &mut mask).unwrap();
+        let mut b = v.buffers().unwrap();
         let mut recalls = 0;
         while (0..n).any(|i| v.episodes(i) < 4) {
-            v.teacher_actions(Teacher::Tuned, &mut acts).unwrap();
-            assert!(acts.iter().all(|&a| a != NO_LABEL));
-            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                .unwrap();
-            for (i, _) in done.iter().enumerate().filter(|(_, d)| **d == 1) {
+            v.teacher_actions(Teacher::Tuned, &mut b.actions).unwrap();
+            assert!(b.actions.iter().all(|&a| a != NO_LABEL));
+            v.step_into(&mut b).unwrap();
+            for (i, _) in b.done.iter().enumerate().filter(|(_, d)| **d == 1) {
                 let s = v.last_episode(i).unwrap();
                 assert!(s.success, "env {i}: {s:?}");
                 recalls += s.harness[2];
@@ -731,19 +755,13 @@ mod tests {
         assert_eq!(v.lifetime(), 0);
         v.set_lifetime(2);
         assert_eq!(v.lifetime(), 2);
-        let (ol, al) = (v.obs_len(), v.actions());
-        let mut obs = vec![0.0; n * ol];
-        let mut mask = vec![0; n * al];
-        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-        let mut acts = vec![0u32; n];
         let mut renewals = 0;
         for env in [&mut v, &mut forever] {
-            env.observe(&mut obs, &mut mask).unwrap();
+            let mut b = env.buffers().unwrap();
             while (0..n).any(|i| env.episodes(i) < 5) {
-                env.teacher_actions(Teacher::Tuned, &mut acts).unwrap();
-                env.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                    .unwrap();
-                for i in (0..n).filter(|&i| done[i] == 1) {
+                env.teacher_actions(Teacher::Tuned, &mut b.actions).unwrap();
+                env.step_into(&mut b).unwrap();
+                for i in (0..n).filter(|&i| b.done[i] == 1) {
                     let a = env.env(i).unwrap();
                     let (k, grp) = (env.episodes(i), (i / g) as u64);
                     assert!(env.last_episode(i).unwrap().success, "env {i}");
@@ -774,20 +792,18 @@ mod tests {
         let mut v = VecEnv::grouped(task, n, g, 0..5, 40).unwrap();
         assert!(VecEnv::grouped(task, n, 4, 0..5, 40).is_err());
         assert!(VecEnv::grouped(task, n, 0, 0..5, 40).is_err());
-        let (ol, al) = (v.obs_len(), v.actions());
-        let mut obs = vec![0.0; n * ol];
-        let mut mask = vec![0; n * al];
-        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-        let mut acts = vec![0u32; n];
-        v.observe(&mut obs, &mut mask).unwrap();
+        let ol = v.obs_len();
+        let mut b = v.buffers().unwrap();
         for i in 0..n {
             let same = i / g * g;
-            assert_eq!(obs[i * ol..(i + 1) * ol], obs[same * ol..(same + 1) * ol]);
+            assert_eq!(
+                b.obs[i * ol..(i + 1) * ol],
+                b.obs[same * ol..(same + 1) * ol]
+            );
         }
         while (0..n).any(|i| v.episodes(i) < 2) {
-            v.teacher_actions(Teacher::Lean, &mut acts).unwrap();
-            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                .unwrap();
+            v.teacher_actions(Teacher::Lean, &mut b.actions).unwrap();
+            v.step_into(&mut b).unwrap();
         }
         // Following the same teacher, a group's members ran identical episodes.
         for i in 0..n {

@@ -39,19 +39,14 @@ fn a_vec_env_step_allocates_nothing() {
     for kind in TaskKind::ALL {
         let n = 8;
         let mut v = VecEnv::new(TaskConfig::new(kind, 60), n, 0..3, 1).unwrap();
-        let (ol, al) = (v.obs_len(), v.actions());
-        let mut obs = vec![0.0; n * ol];
-        let mut mask = vec![0; n * al];
-        let (mut rew, mut done) = (vec![0.0; n], vec![0; n]);
-        let mut acts = vec![0u32; n];
-        v.observe(&mut obs, &mut mask).unwrap();
+        let al = v.actions();
+        let mut b = v.buffers().unwrap();
         let mut step = |s: usize, v: &mut VecEnv| -> u64 {
-            for (i, a) in acts.iter_mut().enumerate() {
-                *a = pick(&mask[i * al..(i + 1) * al], s + i);
+            for i in 0..n {
+                b.actions[i] = pick(&b.mask[i * al..(i + 1) * al], s + i);
             }
-            v.step(&acts, &mut obs, &mut mask, &mut rew, &mut done)
-                .unwrap();
-            u64::from(done.iter().map(|&d| u32::from(d)).sum::<u32>())
+            v.step_into(&mut b).unwrap();
+            u64::from(b.done.iter().map(|&d| u32::from(d)).sum::<u32>())
         };
         // Warm-up: every environment ends and restarts at least once.
         let mut s = 0;
