@@ -145,6 +145,13 @@ public:
         return t;
     }
 
+    /// Gives every environment's agent a lifetime of `episodes` episodes (0: forever): then a
+    /// new agent that knows nothing takes over, on the next organisation (see
+    /// evoharness_vec_env_set_lifetime).
+    void set_lifetime(std::uint64_t episodes) {
+        detail::check(evoharness_vec_env_set_lifetime(v_.get(), episodes));
+    }
+
     /// Episodes environment `i` has finished.
     std::uint64_t episodes(std::size_t i) const {
         std::uint64_t n = 0;

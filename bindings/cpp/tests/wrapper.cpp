@@ -295,8 +295,9 @@ static void test_suite_and_vec_env() {
     // Groups follow the lean teacher to the same successful episode.
     eh::VecEnv g(EVOHARNESS_TASK_ORCHESTRATION, 50, 4, 0, 2, 3, 2);
     CHECK(g.group() == 2);
+    g.set_lifetime(1);  // a new agent after every episode
     g.observe(obs, mask);
-    while (g.episodes(1) == 0) g.step(g.teacher_actions(EVOHARNESS_TEACHER_LEAN), obs, mask, reward, done);
+    while (g.episodes(1) < 2) g.step(g.teacher_actions(EVOHARNESS_TEACHER_LEAN), obs, mask, reward, done);
     CHECK(g.last_episode(0)->success && g.last_episode(0)->steps == g.last_episode(1)->steps);
     CHECK(g.teacher_actions(EVOHARNESS_TEACHER_ORACLE).size() == 4);
 }
