@@ -119,6 +119,37 @@ fn notes_ratings_and_recalls_write_through() {
 }
 
 #[test]
+fn an_agent_that_forgets_starts_as_a_new_one() {
+    let mut a = agent(&["E429", "E500"]);
+    a.set_experience_store(ExperienceStore::new(8).unwrap());
+    step(&mut a, ACT);
+    step(&mut a, NOTE);
+    a.start_task(1);
+    assert_eq!(
+        a.workspace().experience().len(),
+        1,
+        "a new task keeps Experience"
+    );
+    assert!(a.workspace().clock() > 0);
+    a.forget().unwrap();
+    a.start_task(2);
+    let ws = a.workspace();
+    assert_eq!((ws.experience().len(), ws.clock(), ws.spent()), (0, 0, 0));
+    assert_eq!(ws.capacities(), CAPS);
+    let store = a.experience_store().expect("the store is kept, emptied");
+    assert_eq!((store.len(), store.budget()), (0, 8));
+    assert_eq!(
+        step(&mut a, RECALL),
+        Outcome::Recalled(Default::default()),
+        "nothing left to recall"
+    );
+    // Without a store it stays without one.
+    let mut plain = agent(&["E429"]);
+    plain.forget().unwrap();
+    assert!(plain.experience_store().is_none());
+}
+
+#[test]
 fn a_recall_brings_the_stores_matches_into_the_working_set() {
     // One agent learns what to do about E429 and E500.
     let mut teacher = agent(&["start", "E429", "E500"]);
