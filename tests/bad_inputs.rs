@@ -613,6 +613,20 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
             &std::fs::read(fixture("mlp.onnx")).expect("mlp.onnx"),
         ),
     );
+    // Found by the `policy` fuzz target: tract looks a graph output up among its own graph's
+    // values and panics on one with an empty name, which aborted the process.
+    add(
+        "policy/unnamed-output.onnx",
+        onnx::with_metadata_of(
+            onnx::model(|g| {
+                g.output.push(onnx::ValueInfo {
+                    name: String::new(),
+                    r#type: None,
+                })
+            }),
+            &std::fs::read(fixture("mlp.onnx")).expect("mlp.onnx"),
+        ),
+    );
     files
 }
 

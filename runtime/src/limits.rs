@@ -10,9 +10,10 @@
 //! a thousand times the size of the shipped one (537 KB, 10 nodes).
 //!
 //! It also refuses a graph that names a value nothing defines (a node input or a graph output
-//! that is no graph input, initialiser or node output of its graph or an enclosing one): tract
-//! panics on such a file inside its C-ABI shim, which aborts the process, and a mutated file
-//! found that.
+//! that is no graph input, initialiser or node output of its graph or an enclosing one), and a
+//! graph output that is no value of its own graph (an empty name; a subgraph's output that
+//! names an enclosing graph's value none of its nodes uses): tract panics on such files inside
+//! its C-ABI shim, which aborts the process, and mutated files found both.
 //!
 //! The limits bound what a file *declares*; what its operators compute at run time (a `Tile`
 //! or `ConstantOfShape` fed by a huge constant, say) is the backend's to bound, and the
@@ -250,6 +251,33 @@ impl Tally<'_> {
                 ));
             }
         }
+        // tract finds a graph's outputs among its own inputs, initialisers and node inputs and
+        // outputs only (not its enclosing graphs', not sparse initialisers), and panics where
+        // it finds none: an output with an empty name, or a subgraph's output that names an
+        // enclosing graph's value no node of the subgraph uses. A mutated file found the first.
+        let mut own: Vec<&str> = g.input.iter().map(|v| v.name.as_str()).collect();
+        own.extend(g.initializer.iter().map(|t| t.name.as_str()));
+        own.extend(
+            g.node
+                .iter()
+                .flat_map(|n| n.input.iter().chain(&n.output))
+                .map(String::as_str)
+                .filter(|v| !v.is_empty()),
+        );
+        own.sort_unstable();
+        if let Some(o) = g
+            .output
+            .iter()
+            .find(|o| own.binary_search(&o.name.as_str()).is_err())
+        {
+            return Err(Error::new(
+                ErrorKind::Policy,
+                format!(
+                    "{name}: a graph's output `{}` is no value of that graph",
+                    o.name.escape_debug()
+                ),
+            ));
+        }
         for t in &g.initializer {
             self.constant(t, name)?;
         }
@@ -460,7 +488,28 @@ mod tests {
                 .is_ok()
         );
         with_sub.output.push(info("inner"));
-        assert!(refusal(&bytes(with_sub), PolicyLimits::default()).contains("`inner`"));
+        assert!(refusal(&bytes(with_sub.clone()), PolicyLimits::default()).contains("`inner`"));
+        // A graph output must be a value of its own graph: not an empty name, and in a
+        // subgraph not an enclosing graph's value that none of its nodes uses.
+        with_sub.output.pop();
+        let mut unnamed = with_sub.clone();
+        unnamed.output.push(info(""));
+        assert!(
+            refusal(&bytes(unnamed), PolicyLimits::default())
+                .contains("a graph's output `` is no value of that graph")
+        );
+        let sub = |output: &str| {
+            let mut g = with_sub.clone();
+            let a = &mut g.node.last_mut().unwrap().attribute[0];
+            a.g.as_mut().unwrap().output = vec![info(output)];
+            bytes(g)
+        };
+        assert!(
+            refusal(&sub("obs"), PolicyLimits::default())
+                .contains("a graph's output `obs` is no value")
+        );
+        // ... which it may return where one of its nodes uses it.
+        assert!(PolicyLimits::default().check(&sub("h"), "p.onnx").is_ok());
     }
 
     #[test]
