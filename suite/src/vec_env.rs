@@ -20,6 +20,9 @@
 //! worlds ([`VecEnv::from_worlds`]) get the same seeds; their budget, costs and capacities are
 //! the caller's ([`WorldsConfig`]), their episodes' success and violations their judge's.
 //!
+//! [`VecEnv::copy_env`] makes one environment an exact copy of another mid-episode, for
+//! branching rollouts (try another action in the copy, compare returns under the same draws).
+//!
 //! After construction a step allocates nothing in this crate (a world may), except where an
 //! agent's lifetime ends ([`VecEnv::set_lifetime`]).
 
@@ -349,6 +352,67 @@ impl<W: World + 'static> VecEnv<W> {
         self.episodes.get(i).copied().unwrap_or(0)
     }
 
+    /// Makes environment `dst` an exact copy of environment `src` as it is now: its agent
+    /// (workspace, world, experience store, step counts and random state, through a
+    /// checkpoint: [`Agent::checkpoint_bytes`]), the episode so far, the episodes it has
+    /// finished and its last one, and the static teacher's agenda. From here on the two play
+    /// alike to the end of the episode: the same actions give the same observations, masks,
+    /// rewards and end, as the suite's worlds draw their faults from their cursor. This is
+    /// what branching rollouts need (try another action in a copy, compare returns under the
+    /// same draws).
+    ///
+    /// `dst` keeps its own seed sequence for its next episodes and its own organisation
+    /// sequence for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is
+    /// `src`'s, on `src`'s organisation.
+    /// An index out of range is a [`ErrorKind::Config`] error; should the copy fail, `dst` is
+    /// left as it was. Allocates.
+    pub fn copy_env(&mut self, src: usize, dst: usize) -> Result<()> {
+        let n = self.agents.len();
+        if src >= n || dst >= n {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("copy_env({src}, {dst}): there are {n} environments"),
+            ));
+        }
+        if src == dst {
+            return Ok(());
+        }
+        let (mut bytes, mut own) = (Vec::new(), Vec::new());
+        self.agents[src].checkpoint_bytes(&mut bytes)?;
+        self.agents[dst].checkpoint_bytes(&mut own)?;
+        let to = suite_organisation(&self.agents[src]);
+        let old = self.agents.remove(dst);
+        let config = *old.config();
+        let back_to = suite_organisation(&old);
+        let (controller, mut world) = old.into_parts();
+        // A suite world takes only a cursor of its own organisation.
+        set_suite_organisation(&mut world, to);
+        let agent = match Env::try_resume_from_bytes(controller, world, config, &bytes) {
+            Ok(agent) => agent,
+            Err(mut refused) => {
+                // Put `dst` back from its own checkpoint before reporting.
+                set_suite_organisation(&mut refused.world, back_to);
+                let back = Env::resume_from_bytes(refused.controller, refused.world, config, &own)
+                    .map_err(|e| {
+                        Error::new(
+                            e.kind(),
+                            format!("copy_env: restoring environment {dst}: {e}"),
+                        )
+                    })?;
+                self.agents.insert(dst, back);
+                return Err(refused.error);
+            }
+        };
+        self.agents.insert(dst, agent);
+        self.scores[dst] = self.scores[src];
+        self.episodes[dst] = self.episodes[src];
+        self.last[dst] = self.last[src];
+        if !self.statics.is_empty() {
+            self.statics[dst] = self.statics[src].clone();
+        }
+        Ok(())
+    }
+
     fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
         let want = self.agents.len() * per;
         if buf.len() == want {
@@ -531,6 +595,23 @@ fn renew<W: World + 'static>(
         w.set_organisation(organisations.start + k);
     }
     Ok(())
+}
+
+/// The organisation of `r`'s world, if it is a suite world.
+fn suite_organisation<W: World + 'static>(r: &Env<W>) -> Option<u64> {
+    (r.world() as &dyn Any)
+        .downcast_ref::<SuiteWorld>()
+        .map(SuiteWorld::organisation)
+}
+
+/// Moves `world` to `organisation` if it is a suite world and one is given.
+fn set_suite_organisation<W: World + 'static>(world: &mut W, organisation: Option<u64>) {
+    if let (Some(w), Some(o)) = (
+        (world as &mut dyn Any).downcast_mut::<SuiteWorld>(),
+        organisation,
+    ) {
+        w.set_organisation(o);
+    }
 }
 
 /// Environment `r`'s view as a suite world's, if its world is one.
@@ -783,6 +864,67 @@ mod tests {
             }
         }
         assert!(renewals >= 2 * n, "{renewals}");
+    }
+
+    #[test]
+    fn a_copied_environment_plays_on_exactly_like_its_source() {
+        // v2 migration: an experience store, per-item fault draws, the static teacher's agenda.
+        let task = TaskConfig::v2(TaskKind::Migration, 100);
+        let n = 3;
+        let mut v = VecEnv::new(task, n, 0..3, 5).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut b = v.buffers().unwrap();
+        let mut lean = vec![0u32; n];
+        // Environment 0 ends its first episode and starts its second (its store at work);
+        // environment 2 plays something else meanwhile, on another organisation.
+        let mut s = 0;
+        let mut into = 0;
+        while into < 10 {
+            v.teacher_actions(Teacher::Lean, &mut lean).unwrap();
+            b.actions.copy_from_slice(&lean);
+            b.actions[2] = pick(&b.mask[2 * al..3 * al], s);
+            v.step_into(&mut b).unwrap();
+            s += 1;
+            into = if v.episodes(0) == 0 { 0 } else { into + 1 };
+        }
+        assert_ne!(v.env(2).unwrap().world().organisation(), 0);
+        assert!(v.copy_env(0, n).is_err() && v.copy_env(n, 0).is_err());
+        v.copy_env(1, 1).unwrap();
+        v.copy_env(0, 2).unwrap();
+        let (a, c) = (v.env(0).unwrap(), v.env(2).unwrap());
+        assert_eq!(c.world().organisation(), 0);
+        assert_eq!(v.episodes(2), v.episodes(0));
+        assert_eq!(
+            a.experience_store().unwrap().len(),
+            c.experience_store().unwrap().len()
+        );
+        let mut st = vec![0u32; n];
+        v.teacher_actions(Teacher::Static, &mut st).unwrap();
+        assert_eq!(st[0], st[2], "the static teacher's agenda was copied");
+        v.observe(&mut b.obs, &mut b.mask).unwrap();
+        assert_eq!(b.obs[..ol], b.obs[2 * ol..3 * ol]);
+        // The same actions from here: the same steps to the episode's end (the next episode
+        // starts from each environment's own seeds).
+        let mut steps = 0;
+        loop {
+            v.teacher_actions(Teacher::Lean, &mut lean).unwrap();
+            b.actions.copy_from_slice(&lean);
+            b.actions[2] = lean[0];
+            v.step_into(&mut b).unwrap();
+            steps += 1;
+            assert_eq!(
+                (b.reward[0], b.done[0]),
+                (b.reward[2], b.done[2]),
+                "step {steps}"
+            );
+            if b.done[0] == 1 {
+                break;
+            }
+            assert_eq!(b.obs[..ol], b.obs[2 * ol..3 * ol], "step {steps}");
+            assert_eq!(b.mask[..al], b.mask[2 * al..3 * al], "step {steps}");
+        }
+        assert!(steps > 50, "{steps}");
+        assert_eq!(v.last_episode(0).unwrap(), v.last_episode(2).unwrap());
     }
 
     #[test]
