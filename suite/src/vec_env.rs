@@ -365,7 +365,8 @@ impl<W: World + 'static> VecEnv<W> {
     /// sequence for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is
     /// `src`'s, on `src`'s organisation.
     /// An index out of range is a [`ErrorKind::Config`] error; should the copy fail, `dst` is
-    /// left as it was. Allocates.
+    /// left as it was (restored from its own checkpoint; were even that refused, a bug, the
+    /// environment is removed and the error says so). Allocates.
     pub fn copy_env(&mut self, src: usize, dst: usize) -> Result<()> {
         let n = self.agents.len();
         if src >= n || dst >= n {
@@ -392,15 +393,27 @@ impl<W: World + 'static> VecEnv<W> {
             Err(mut refused) => {
                 // Put `dst` back from its own checkpoint before reporting.
                 set_suite_organisation(&mut refused.world, back_to);
-                let back = Env::resume_from_bytes(refused.controller, refused.world, config, &own)
-                    .map_err(|e| {
-                        Error::new(
-                            e.kind(),
-                            format!("copy_env: restoring environment {dst}: {e}"),
-                        )
-                    })?;
+                let error = refused.error;
+                // Its own checkpoint of a moment ago, refused only by a bug: then there is no
+                // environment `dst` any more, and every per-environment vector loses its entry.
+                let back =
+                    Env::try_resume_from_bytes(refused.controller, refused.world, config, &own);
+                let Ok(back) = back else {
+                    self.scores.remove(dst);
+                    self.episodes.remove(dst);
+                    self.last.remove(dst);
+                    if !self.statics.is_empty() {
+                        self.statics.remove(dst);
+                    }
+                    return Err(Error::new(
+                        error.kind(),
+                        format!(
+                            "copy_env: environment {dst} could not be restored and is gone: {error}"
+                        ),
+                    ));
+                };
                 self.agents.insert(dst, back);
-                return Err(refused.error);
+                return Err(error);
             }
         };
         self.agents.insert(dst, agent);
