@@ -364,9 +364,14 @@ impl<W: World + 'static> VecEnv<W> {
     /// `dst` keeps its own seed sequence for its next episodes and its own organisation
     /// sequence for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is
     /// `src`'s, on `src`'s organisation.
-    /// An index out of range is a [`ErrorKind::Config`] error; should the copy fail, `dst` is
-    /// left as it was (restored from its own checkpoint; were even that refused, a bug, the
-    /// environment is removed and the error says so). Allocates.
+    /// An index out of range, or a world that saves no cursor ([`World::save_cursor`]: its
+    /// state cannot be copied), is a [`ErrorKind::Config`] error that changes nothing. Should
+    /// the copy be refused (a world that takes no cursor but its own, say), `dst` is restored
+    /// from its own checkpoint of a moment before and plays on as it was; were even that
+    /// refused (a world that restores no cursor at all), `dst`'s agent is replaced by a new
+    /// one that starts its current episode over (seed and organisation as before, an empty
+    /// workspace and store), and the error says so. Either way every environment is still
+    /// there, in its place. Allocates.
     pub fn copy_env(&mut self, src: usize, dst: usize) -> Result<()> {
         let n = self.agents.len();
         if src >= n || dst >= n {
@@ -379,6 +384,21 @@ impl<W: World + 'static> VecEnv<W> {
             return Ok(());
         }
         let (mut bytes, mut own) = (Vec::new(), Vec::new());
+        let from = self.agents[src].world();
+        let saved = from.save_cursor(&mut bytes);
+        if let Some(e) = from.take_failure() {
+            return Err(e);
+        }
+        if !saved {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "copy_env({src}, {dst}): environment {src}'s world saves no cursor \
+                     (World::save_cursor), so a copy could not continue its task"
+                ),
+            ));
+        }
+        bytes.clear();
         self.agents[src].checkpoint_bytes(&mut bytes)?;
         self.agents[dst].checkpoint_bytes(&mut own)?;
         let to = suite_organisation(&self.agents[src]);
@@ -394,23 +414,52 @@ impl<W: World + 'static> VecEnv<W> {
                 // Put `dst` back from its own checkpoint before reporting.
                 set_suite_organisation(&mut refused.world, back_to);
                 let error = refused.error;
-                // Its own checkpoint of a moment ago, refused only by a bug: then there is no
-                // environment `dst` any more, and every per-environment vector loses its entry.
+                // Its own checkpoint of a moment ago, refused only by a world that restores
+                // no cursor at all: then a new agent starts `dst`'s episode over.
                 let back =
                     Env::try_resume_from_bytes(refused.controller, refused.world, config, &own);
-                let Ok(back) = back else {
-                    self.scores.remove(dst);
-                    self.episodes.remove(dst);
-                    self.last.remove(dst);
-                    if !self.statics.is_empty() {
-                        self.statics.remove(dst);
+                let back = match back {
+                    Ok(back) => back,
+                    Err(again) => {
+                        let mut fresh = match Env::new(again.controller, again.world, config) {
+                            Ok(fresh) => fresh,
+                            Err(e) => {
+                                // Not reached (the same parts and configuration made `dst`),
+                                // but should it be, no vector is left out of step.
+                                self.scores.remove(dst);
+                                self.episodes.remove(dst);
+                                self.last.remove(dst);
+                                if !self.statics.is_empty() {
+                                    self.statics.remove(dst);
+                                }
+                                return Err(Error::new(
+                                    e.kind(),
+                                    format!("copy_env: environment {dst} is gone: {e}"),
+                                ));
+                            }
+                        };
+                        let g = (dst / self.group) as u64;
+                        let groups = (n / self.group) as u64;
+                        fresh.start_task(
+                            self.seed
+                                .wrapping_add(g)
+                                .wrapping_add(self.episodes[dst].wrapping_mul(groups)),
+                        );
+                        self.scores[dst] = Score::begin(&fresh);
+                        if let Some(s) = self.statics.get_mut(dst) {
+                            follow_begin(s, &fresh);
+                        }
+                        self.agents.insert(dst, fresh);
+                        return Err(Error::new(
+                            error.kind(),
+                            format!(
+                                "copy_env({src}, {dst}) refused ({error}); environment {dst} \
+                                 could not be restored either ({}), so a new agent starts its \
+                                 episode over",
+                                again.error
+                            ),
+                        ));
                     }
-                    return Err(Error::new(
-                        error.kind(),
-                        format!(
-                            "copy_env: environment {dst} could not be restored and is gone: {error}"
-                        ),
-                    ));
                 };
                 self.agents.insert(dst, back);
                 return Err(error);
@@ -1021,6 +1070,10 @@ mod tests {
         paid: Vec<u32>,
         fail_audit: bool,
         failure: std::cell::Cell<Option<Error>>,
+        /// Saves a cursor (this id, then `next` and `paid`) if set; none by default.
+        id: Option<u8>,
+        /// Restores a cursor of its own id (of no other); with `false`, none at all.
+        restores: bool,
     }
 
     impl Ledger {
@@ -1031,6 +1084,8 @@ mod tests {
                 paid: Vec::new(),
                 fail_audit: false,
                 failure: Default::default(),
+                id: None,
+                restores: false,
             }
         }
     }
@@ -1090,6 +1145,25 @@ mod tests {
         fn take_failure(&self) -> Option<Error> {
             self.failure.take()
         }
+
+        fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+            let Some(id) = self.id else { return false };
+            out.push(id);
+            out.push(self.next as u8);
+            out.extend(self.paid.iter().map(|&p| p as u8));
+            true
+        }
+
+        fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
+            match cursor {
+                [id, next, paid @ ..] if self.restores && Some(*id) == self.id => {
+                    self.next = i64::from(*next);
+                    self.paid = paid.iter().map(|&p| u32::from(p)).collect();
+                    Ok(())
+                }
+                _ => Err(Error::new(ErrorKind::Checkpoint, "not my cursor")),
+            }
+        }
     }
 
     fn ledger_env(n: usize, seed: u64) -> VecEnv<Ledger> {
@@ -1116,6 +1190,59 @@ mod tests {
             Template::Act { tool: 0, arg: None }
         };
         layout.index(t).unwrap() as u32
+    }
+
+    #[test]
+    fn a_copy_that_cannot_be_made_leaves_every_environment_in_its_place() {
+        let run = |ids: bool, restores: bool| {
+            let worlds = (0..2u8)
+                .map(|i| Ledger {
+                    id: ids.then_some(i),
+                    restores,
+                    ..Ledger::new()
+                })
+                .collect();
+            let config = WorldsConfig {
+                seed: 3,
+                ..WorldsConfig::new(3, 60)
+            };
+            let mut v = VecEnv::from_worlds(worlds, config).unwrap();
+            let mut b = v.buffers().unwrap();
+            // Two steps in: the first item paid.
+            for _ in 0..2 {
+                for i in 0..2 {
+                    b.actions[i] = script(&v, i);
+                }
+                v.step_into(&mut b).unwrap();
+            }
+            let (obs, stats) = (b.obs.clone(), *v.current_episode(1).unwrap());
+            let error = v.copy_env(0, 1).unwrap_err().to_string();
+            assert_eq!(v.len(), 2);
+            v.observe(&mut b.obs, &mut b.mask).unwrap();
+            let same_obs = obs == b.obs;
+            // Whatever became of environment 1, it plays its episode to success.
+            let now = *v.current_episode(1).unwrap();
+            while v.episodes(1) == 0 {
+                for i in 0..2 {
+                    b.actions[i] = script(&v, i);
+                }
+                v.step_into(&mut b).unwrap();
+            }
+            assert!(v.last_episode(1).unwrap().success, "{error}");
+            (error, same_obs, stats == now)
+        };
+        // A world that saves no cursor cannot be copied: refused before anything changes.
+        let (error, same_obs, same_stats) = run(false, false);
+        assert!(error.contains("saves no cursor"), "{error}");
+        assert!(same_obs && same_stats);
+        // One that takes only its own cursor: environment 1 restored as it was.
+        let (error, same_obs, same_stats) = run(true, true);
+        assert!(error.contains("not my cursor"), "{error}");
+        assert!(same_obs && same_stats);
+        // One that takes no cursor at all: a new agent starts environment 1's episode over.
+        let (error, same_obs, same_stats) = run(true, false);
+        assert!(error.contains("starts its episode over"), "{error}");
+        assert!(!same_obs && !same_stats);
     }
 
     #[test]
