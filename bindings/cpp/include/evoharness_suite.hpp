@@ -152,6 +152,13 @@ public:
         detail::check(evoharness_vec_env_set_lifetime(v_.get(), episodes));
     }
 
+    /// Makes environment `dst` an exact copy of environment `src` mid-episode: the same
+    /// actions then give both the same steps to the episode's end (see
+    /// evoharness_vec_env_copy).
+    void copy(std::size_t src, std::size_t dst) {
+        detail::check(evoharness_vec_env_copy(v_.get(), src, dst));
+    }
+
     /// Episodes environment `i` has finished.
     std::uint64_t episodes(std::size_t i) const {
         std::uint64_t n = 0;

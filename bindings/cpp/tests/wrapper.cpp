@@ -300,6 +300,19 @@ static void test_suite_and_vec_env() {
     while (g.episodes(1) < 2) g.step(g.teacher_actions(EVOHARNESS_TEACHER_LEAN), obs, mask, reward, done);
     CHECK(g.last_episode(0)->success && g.last_episode(0)->steps == g.last_episode(1)->steps);
     CHECK(g.teacher_actions(EVOHARNESS_TEACHER_ORACLE).size() == 4);
+
+    // A copy mid-episode follows its source under the same actions.
+    g.step(g.teacher_actions(EVOHARNESS_TEACHER_LEAN), obs, mask, reward, done);
+    g.copy(0, 3);
+    CHECK(thrown([&] { g.copy(0, 4); }) == EVOHARNESS_STATUS_NOT_FOUND);
+    CHECK(g.episodes(3) == g.episodes(0));
+    do {
+        auto a = g.teacher_actions(EVOHARNESS_TEACHER_LEAN);
+        a[3] = a[0];
+        g.step(a, obs, mask, reward, done);
+        CHECK(reward[0] == reward[3] && done[0] == done[3]);
+    } while (!done[0]);
+    CHECK(g.last_episode(0)->steps == g.last_episode(3)->steps);
 }
 
 // A world written in C++ (eh::HostWorld): invoices to pay exactly once, three tools.

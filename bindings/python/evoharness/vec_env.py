@@ -154,6 +154,23 @@ class VecEnv(Handle):
         check(lib().evoharness_vec_env_last_episode(self._live(), i, ctypes.byref(s)))
         return s.to_dict()
 
+    def copy(self, src: int, dst: int, *, observe: bool = True) -> None:
+        """Makes environment ``dst`` an exact copy of environment ``src`` as it is now (agent,
+        world, experience store, random state, the episode so far): the same actions then give
+        both the same observations, rewards and end of episode. For branching rollouts: try
+        another action in a copy, compare returns under the same draws. Environments of one
+        group stay alike after their episode too (the same seeds). Updates :attr:`obs` and
+        :attr:`mask` unless ``observe`` is false (then call :meth:`observe` before reading
+        them). :class:`EvoharnessError` for an index past the last (nothing changed) or a copy
+        the world refuses (``dst`` then plays on as it was, or starts its episode over: the
+        message says which)."""
+        for i in (src, dst):
+            if i < 0:
+                raise EvoharnessError(4, f"no environment {i}")
+        check(lib().evoharness_vec_env_copy(self._live(), int(src), int(dst)))
+        if observe:
+            self.observe()
+
     def episodes(self, i: int) -> int:
         """Episodes environment ``i`` has finished (:class:`EvoharnessError` past the last)."""
         if i < 0:

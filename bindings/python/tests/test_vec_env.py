@@ -135,6 +135,35 @@ def test_refusals_change_nothing():
     env.close()  # twice is fine
 
 
+def test_a_copy_plays_on_like_its_source():
+    env = evoharness.VecEnv("migration", 100, 3, organisations=range(3), seed=5, scenario="v2")
+    for _ in range(40):  # environment 2 goes its own way on another organisation
+        a = env.teacher_actions("lean")
+        a[2] = np.flatnonzero(env.mask[2])[-1]
+        env.step(a)
+    assert not np.array_equal(env.obs[0], env.obs[2])
+    with pytest.raises(evoharness.EvoharnessError, match="no environment 3"):
+        env.copy(0, 3)
+    with pytest.raises(evoharness.EvoharnessError, match="no environment -1"):
+        env.copy(-1, 0)
+    env.copy(0, 2)
+    assert np.array_equal(env.obs[0], env.obs[2]) and np.array_equal(env.mask[0], env.mask[2])
+    assert env.episodes(2) == env.episodes(0)
+    steps = 0
+    while True:
+        a = env.teacher_actions("tuned")
+        a[2] = a[0]
+        _, _, reward, done = env.step(a)
+        steps += 1
+        assert reward[0] == reward[2] and done[0] == done[2], steps
+        if done[0]:
+            break
+        assert np.array_equal(env.obs[0], env.obs[2]), steps
+    assert steps > 20
+    assert env.last_episode(0) == env.last_episode(2)
+    env.close()
+
+
 def test_a_group_sees_the_same_episode():
     env = evoharness.VecEnv("orchestration", 60, 6, organisations=range(2), seed=3, group=3)
     for _ in range(3):  # the first event (the task's notice) is the same for every seed

@@ -876,6 +876,38 @@ pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
     })
 }
 
+/// Makes environment `dst` an exact copy of environment `src` as it is now: its agent
+/// (workspace, world cursor, experience store, step counts, random state), the episode so
+/// far, the episodes it has finished and its last one, and the static teacher's agenda. From
+/// here on the two play alike to the end of the episode: the same actions give the same
+/// observations, masks, rewards and end. Two environments of one group (the same seeds) stay
+/// alike after it too. For branching rollouts: try another action in a copy and compare
+/// returns under the same draws. `src == dst` does nothing. Allocates.
+///
+/// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last environment (nothing
+/// changed); `CONFIG` for a host world that saves no cursor (`save_cursor` callback: it
+/// cannot be copied; nothing changed); a world that refuses the cursor gives its error, and
+/// `dst` plays on as it was, or, if it refuses even `dst`'s own cursor, starts its episode
+/// over with a new agent (the message says which). Every environment stays in its place.
+///
+/// # Safety
+/// `env` is a live environment that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_copy(
+    env: *mut evoharness_vec_env,
+    src: usize,
+    dst: usize,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(env)? };
+        let v = e.env();
+        check_index(v, src)?;
+        check_index(v, dst)?;
+        each!(v, v => v.copy_env(src, dst)).map_err(Error::from)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     //! The same world, run natively and through the C callbacks of

@@ -294,6 +294,29 @@ static void test_vec_env(void) {
     CHECK(st.steps > 0 && st.items == 20 && st.landed <= st.items);
     CHECK(st.success == (st.finished == 1 && st.duplicates == 0 && st.gaps == 0 && st.wrong_writes == 0));
 
+    /* A copy plays on like its source: the same actions, the same steps to the episode's end. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_copy(NULL, 0, 1));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_copy(v, 3, 0));
+    CHECK(error_mentions("no environment 3"));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_copy(v, 0, 3));
+    OK(evoharness_vec_env_copy(v, 1, 1));
+    OK(evoharness_vec_env_copy(v, 0, 2));
+    OK(evoharness_vec_env_episodes(v, 2, &e[2]));
+    CHECK(e[2] == e[0]);
+    OK(evoharness_vec_env_observe(v, obs, n * ol, mask, n * al));
+    int copied_steps = 0;
+    for (;;) {
+        CHECK(memcmp(obs, obs + 2 * ol, ol * sizeof(float)) == 0);
+        CHECK(memcmp(mask, mask + 2 * al, al) == 0);
+        OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
+        actions[2] = actions[0];
+        OK(evoharness_vec_env_step(v, actions, 3, obs, n * ol, mask, n * al, reward, 3, done, 3));
+        copied_steps++;
+        CHECK(reward[0] == reward[2] && done[0] == done[2]);
+        if (done[0] || copied_steps > 20000) break;
+    }
+    CHECK(copied_steps > 5 && done[0]);
+
     free(obs);
     free(mask);
     evoharness_vec_env_free(v);
