@@ -12,8 +12,12 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    policy itself visits; its share of the executed actions falls from 1 to 0 over the first
    half of the rounds); with ``--demos``, plain cloning of the recorded episodes, replayed in
    the world (:mod:`evoharness.demos`).
-2. Cost-aware GRPO: groups of environments share a seed; an episode's advantage is its return
-   under the library's reward against its group's.
+2. Cost-aware RL, with no teacher: GRPO (``--rl grpo``, the default: groups of environments
+   share a seed; an episode's advantage is its return under the library's reward against its
+   group's), or branching rollouts (``--rl rollouts``, ``--suite`` only: copies of an
+   environment try other templates at one state and play on greedily under the same draws;
+   a template's advantage is its return against the others tried there). ``--init`` starts
+   from an existing policy's weights (with ``--rounds 0``, stage 2 starts from it directly).
 3. Model selection on validation seeds: the highest mean reward among the checkpoints whose
    success rate is within a point of the best.
 4. Export (``runtime/POLICY.md`` metadata from the library's layout), then a load check through
@@ -60,6 +64,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--smoke", action="store_true", help="a tiny run that checks the pipeline")
     ap.add_argument("--horizon", type=int, help="the step budget (default: the world's `budget`, else 100)")
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--init", type=pathlib.Path,
+                    help="start from this policy's weights (one this trainer exported, of the "
+                         "same --hidden); with --rounds 0, stage 2 starts from it directly")
     ap.add_argument("--envs", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=10, help="DAgger rounds (demos: BC rounds)")
     ap.add_argument("--round-steps", type=int, default=120)
@@ -75,6 +82,19 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--group", type=int, default=4)
     ap.add_argument("--groups", type=int, default=8)
     ap.add_argument("--kl", type=float, default=0.05)
+    ap.add_argument("--rl", default="grpo", choices=["grpo", "rollouts"],
+                    help="stage 2: GRPO over episodes sampled from the start (default), or "
+                         "branching rollouts (copies of an environment try other templates at "
+                         "one state; needs environments that can be copied: --suite)")
+    ap.add_argument("--branches", type=int, default=4,
+                    help="rollouts: templates tried besides the policy's own at a branch point")
+    ap.add_argument("--branch-top", type=int, default=2,
+                    help="rollouts: of those, the policy's next likeliest (the rest at random)")
+    ap.add_argument("--rl-states", type=int, default=256,
+                    help="rollouts: new branch points per iteration and kind")
+    ap.add_argument("--rollout-episodes", type=int, default=1,
+                    help="rollouts: episodes each copy plays on for its return (1: to the end "
+                         "of the current one)")
     ap.add_argument("--valid-episodes", type=int, default=64)
     ap.add_argument("--eval-seeds", help="A..B: after export, evaluate the policy through the "
                     "embedded agent on these seeds (held out: 1000000 and up) into the record")
@@ -89,6 +109,7 @@ def main(argv=None) -> int:
     if args.smoke:
         args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 20
         args.rl_iters, args.group, args.groups, args.valid_episodes = 1, 2, 2, 4
+        args.branches, args.rl_states = 2, 4
         args.epochs, args.minutes = 1, min(args.minutes, 2.0)
     try:
         import torch  # noqa: F401
@@ -100,6 +121,11 @@ def main(argv=None) -> int:
     from .world import WorldError
 
     try:
+        if args.rl == "rollouts" and not args.suite:
+            raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
+        if args.branches < 1 or args.branch_top < 0 or args.rl_states < 1 or args.rollout_episodes < 1:
+            raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1, "
+                             "--branch-top at least 0")
         if args.scenario != "v1" and not args.suite:
             raise ValueError("--scenario is for --suite")
         if args.also_horizons and not args.suite:
@@ -153,16 +179,22 @@ def run(args, source) -> int:
     deadline1 = t0 + 60 * args.minutes * 0.5
     deadline2 = t0 + 60 * args.minutes
     buf = T.Buffer(args.buffer, lay["obs_len"], lay["actions"])
-    if args.teacher:
-        best = T.dagger(net, source, args, log, deadline1, buf, rng)
-    else:
+    best = None
+    if args.init:
+        T.load_weights(net, args.init)
+        v = T.validate(net, source, T.VALID_SEED, args.valid_episodes)
+        log(event="init", policy=str(args.init), **T.valid_fields(v))
+        best = T.select(None, v, net, ("init", 0))
+    if args.teacher and args.rounds > 0:
+        b1 = T.dagger(net, source, args, log, deadline1, buf, rng)
+        best = b1 if best is None else {"all": best["all"] + b1["all"]}
+    elif args.demos:
         episodes = D.load(args.demos)
         obs, mask, act, stats = D.replay(source.factory, settings, episodes, args.demos.name)
         buf.add(obs, mask, act)
         log(event="demos", episodes=len(episodes), samples=int(len(act)),
             demo_success=round(float(np.mean([s["success"] for s in stats])), 4) if stats else None)
         opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-        best = None
         for r in range(args.rounds):
             loss = T.fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
             v = T.validate(net, source, T.VALID_SEED, args.valid_episodes)
@@ -170,6 +202,10 @@ def run(args, source) -> int:
             best = T.select(best, v, net, ("bc", r))
             if time.time() > deadline1:
                 break
+    if best is None:
+        print("evoharness.train: nothing to start stage 2 from: --rounds 0 needs --init",
+              file=sys.stderr)
+        return 2
     t1 = time.time()
     # GRPO starts from (and its KL penalty holds it near) the checkpoint stage 1 would have
     # chosen, not from its last round: a late round can be worse than an earlier one.
@@ -177,7 +213,8 @@ def run(args, source) -> int:
     net.load_state_dict(start["state"])
     log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
         reward=round(start["reward"], 4))
-    best = T.grpo(net, source, args, log, deadline2, best, rng)
+    stage2 = T.rollouts if args.rl == "rollouts" else T.grpo
+    best = stage2(net, source, args, log, deadline2, best, rng)
     t2 = time.time()
     chosen = T.choose(best)
     net.load_state_dict(chosen["state"])

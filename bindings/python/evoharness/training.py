@@ -88,6 +88,30 @@ def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> No
     onnx.save(m, str(path))
 
 
+def load_weights(net: Net, path) -> None:
+    """Loads the weights of a policy this module exported (its ONNX initialisers, by name) into
+    ``net``, which must have the same shape: to start training from an existing policy.
+    ``ValueError`` says what does not fit."""
+    import onnx
+    from onnx import numpy_helper
+
+    try:
+        m = onnx.load(str(path))
+    except Exception as e:  # noqa: BLE001 - onnx raises several kinds for a bad file
+        raise ValueError(f"{path}: not an ONNX file ({e})") from None
+    have = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    state = net.state_dict()
+    missing = [k for k in state if k not in have]
+    if missing:
+        raise ValueError(f"{path}: no weights named {', '.join(missing)}: not a policy of this "
+                         "trainer's network")
+    for k, t in state.items():
+        if tuple(have[k].shape) != tuple(t.shape):
+            raise ValueError(f"{path}: {k} has shape {tuple(have[k].shape)}, this network "
+                             f"{tuple(t.shape)} (--hidden, or another layout)")
+    net.load_state_dict({k: torch.as_tensor(have[k].copy()) for k in state})
+
+
 # --- Records ---------------------------------------------------------------------------------
 
 class Log:
@@ -597,3 +621,178 @@ def grpo(net, source, args, log, deadline: float, best, rng):
             **valid_fields(v))
         best = select(best, v, net, ("grpo", it))
     return best
+
+
+# --- Branching rollouts ----------------------------------------------------------------------
+
+class Branches:
+    """A ring of branch points: a state (observation, mask), the templates tried there (the
+    policy's own first) and the return each earned to the end of its rollout."""
+
+    def __init__(self, cap: int, obs_len: int, actions: int, width: int):
+        self.obs = np.zeros((cap, obs_len), np.float32)
+        self.mask = np.zeros((cap, actions), np.float32)
+        self.act = np.zeros((cap, width), np.int64)
+        self.ret = np.zeros((cap, width), np.float64)
+        self.tried = np.zeros((cap, width), bool)
+        self.cap, self.size, self.head = cap, 0, 0
+
+    def add(self, obs, mask, act, ret, tried):
+        i = self.head
+        self.obs[i], self.mask[i], self.act[i], self.ret[i], self.tried[i] = obs, mask, act, ret, tried
+        self.head = (self.head + 1) % self.cap
+        self.size = min(self.cap, self.size + 1)
+
+    def advantages(self) -> np.ndarray:
+        """Each tried template's return less the mean of the templates tried at its state, over
+        the standard deviation of all such differences (0 for templates not tried)."""
+        r, t = self.ret[: self.size], self.tried[: self.size]
+        mean = (r * t).sum(1, keepdims=True) / np.maximum(1, t.sum(1, keepdims=True))
+        adv = np.where(t, r - mean, 0.0)
+        nz = adv[t & (np.abs(adv) > 1e-9)]
+        scale = nz.std() if nz.size > 1 else 1.0
+        return (adv / max(scale, 1e-9)).astype(np.float32)
+
+
+def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, top: int, rng) -> tuple:
+    """The templates a branch point tries: the policy's greedy one first, then its next
+    ``top`` likeliest legal ones, then legal ones drawn at random; ``tried`` is False for the
+    slots left over when fewer templates are legal (they repeat the greedy one)."""
+    legal = np.flatnonzero(mask > 0)
+    order = legal[np.argsort(-logits[legal], kind="stable")]
+    chosen = list(order[: 1 + top])
+    rest = order[1 + top:]
+    if len(rest) and width > len(chosen):
+        chosen += list(rng.choice(rest, size=min(len(rest), width - len(chosen)), replace=False))
+    tried = np.zeros(width, bool)
+    tried[: len(chosen)] = True
+    act = np.full(width, chosen[0], np.int64)
+    act[: len(chosen)] = chosen
+    return act, tried
+
+
+def rollouts(net, source, args, log, deadline: float, best, rng):
+    """Policy improvement by branching rollouts: no teacher, only the library's reward.
+
+    Each kind (the source's ``rl_kinds`` if it has them) runs ``args.groups`` groups of
+    ``args.branches + 1`` environments that share their seeds (``VecEnv(group=)``), acting
+    greedily. A group walks its first environment on for a random number of steps (up to the
+    horizon), then copies it into the others (``VecEnv.copy``: the same agent, world, store and
+    random state), and each copy tries another template there: the policy's next likeliest
+    ``args.branch_top`` and legal ones drawn at random; every copy then acts greedily to the
+    end of ``args.rollout_episodes`` episodes. The suite's v2 worlds draw their faults per item
+    and attempt, so the copies meet the same faults wherever their actions agree, and their
+    returns differ by what the first template changed, not by luck: each template's advantage
+    is its return against the mean of those tried at that state. An update raises the
+    log-probability of the templates that did better than average and lowers the others'
+    (``sum_j A_j log pi(a_j | s)``, the group-relative objective of GRPO over templates tried
+    from one state rather than episodes sampled from the start), with a KL penalty to the
+    policy the iteration started from; an iteration learns from the latest ``args.rl_states``
+    branch points of each kind and more from a ring of earlier ones (``8 x rl_states``).
+    Tried templates that a policy sharpened by imitation would never sample get their
+    advantage all the same, which GRPO from the start of an episode cannot give them."""
+    K = int(args.branches)
+    width = K + 1
+    top = min(K, int(args.branch_top))
+    G = int(args.groups)
+    kinds = list(getattr(source, "rl_kinds", source.kinds))
+    lay = source.layout
+    ring = Branches(8 * args.rl_states * len(kinds), lay["obs_len"], lay["actions"], width)
+    opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
+    envs = [source.envs(kind, G * width, RL_SEED, group=width) for kind in kinds]
+    horizon = int(getattr(source, "horizon", 0) or 100)
+    E = int(args.rollout_episodes)
+    state = []
+    for env in envs:
+        state.append({
+            "wait": rng.integers(0, horizon, G),  # steps until the group branches (advancing)
+            "branching": np.zeros(G, bool),  # in a rollout
+            "ret": np.zeros(env.n), "ended": np.zeros(env.n, np.int64),
+            "act": np.zeros((G, width), np.int64), "tried": np.zeros((G, width), bool),
+            "obs": np.zeros((G, env.obs_len), np.float32),
+            "mask": np.zeros((G, env.actions), np.float32),
+        })
+    try:
+        for it in range(args.rl_iters):
+            if time.time() > deadline:
+                break
+            t_it = time.time()
+            fresh, flips, gains = 0, 0, []
+            while fresh < args.rl_states * len(kinds):
+                for env, st in zip(envs, state):
+                    starting = np.flatnonzero(~st["branching"] & (st["wait"] <= 0))
+                    for g in starting:
+                        for j in range(1, width):
+                            env.copy(g * width, g * width + j, observe=False)
+                    if len(starting):
+                        env.observe()
+                    obs, mask = env.obs, env.mask
+                    with torch.no_grad():
+                        logits = net(tensor(obs), tensor(mask))[0].numpy()
+                    a = logits.argmax(-1).astype(np.uint32)
+                    for g in starting:
+                        s = g * width
+                        act, tried = alternatives(logits[s], mask[s], width, top, rng)
+                        st["act"][g], st["tried"][g] = act, tried
+                        st["obs"][g], st["mask"][g] = obs[s], mask[s]
+                        a[s: s + width] = act
+                        st["ret"][s: s + width] = 0.0
+                        st["ended"][s: s + width] = 0
+                        st["branching"][g] = True
+                    reward, done = env.step(a)[2:]
+                    counting = np.repeat(st["branching"], width) & (st["ended"] < E)
+                    st["ret"][counting] += reward[counting]
+                    st["ended"][counting] += done[counting].astype(np.int64)
+                    st["wait"][~st["branching"]] -= 1
+                    for g in np.flatnonzero(st["branching"]):
+                        s = g * width
+                        if (st["ended"][s: s + width] >= E).all():
+                            r = st["ret"][s: s + width]
+                            ring.add(st["obs"][g], st["mask"][g], st["act"][g], r, st["tried"][g])
+                            t = st["tried"][g]
+                            gains.append(float(r[t].max() - r[0]))
+                            flips += int(r[t].max() > r[0] + 1e-9)
+                            fresh += 1
+                            st["branching"][g] = False
+                            st["wait"][g] = rng.integers(0, horizon)
+            rollout_s = time.time() - t_it
+            rollout_update(net, opt, ring, args, rng)
+            v = validate(net, source, VALID_SEED, args.valid_episodes)
+            log(stage=2, iteration=it, branch_points=ring.size, rollout_s=round(rollout_s, 1),
+                better_elsewhere=round(flips / max(1, fresh), 4),
+                mean_gain=round(float(np.mean(gains)), 5) if gains else None,
+                **valid_fields(v))
+            best = select(best, v, net, ("rollouts", it))
+    finally:
+        for env in envs:
+            env.close()
+    return best
+
+
+def rollout_update(net, opt, ring: Branches, args, rng) -> None:
+    """``args.rl_epochs`` passes over the ring: ``-sum_j A_j log pi(a_j | s)`` plus
+    ``args.kl`` times the KL divergence from the policy before the update (legal templates
+    only), in minibatches of ``args.rl_batch`` (or ``args.batch``)."""
+    if ring.size == 0:
+        return
+    adv = ring.advantages()
+    O, M = tensor(ring.obs[: ring.size]), tensor(ring.mask[: ring.size])
+    A, W = torch.as_tensor(ring.act[: ring.size]), torch.as_tensor(adv)
+    with torch.no_grad():
+        old = torch.log_softmax(net(O, M)[0], -1)
+    mb = getattr(args, "rl_batch", None) or args.batch
+    net.train()
+    for _ in range(args.rl_epochs):
+        perm = rng.permutation(ring.size)
+        for s in range(0, ring.size, mb):
+            b = torch.as_tensor(perm[s: s + mb])
+            logp = torch.log_softmax(net(O[b], M[b])[0], -1)
+            pg = -(W[b] * logp.gather(1, A[b])).sum(1).mean()
+            p_old = old[b].exp()
+            kl = (p_old * (old[b] - logp)).masked_fill(M[b] == 0, 0.0).sum(-1).mean()
+            loss = pg + args.kl * kl
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+    net.eval()

@@ -319,3 +319,77 @@ def test_grpo_warms_v2_groups_up_with_the_teacher():
         assert not warming.any() and (acts == poor).all()
     finally:
         env.close()
+
+
+def test_branch_points_try_the_policys_choice_first_and_only_legal_templates():
+    rng = np.random.default_rng(0)
+    logits = np.array([5.0, 9.0, 1.0, 7.0, 3.0, 8.0])
+    mask = np.array([1, 0, 1, 1, 1, 1], np.uint8)  # 1 (the likeliest) is illegal
+    act, tried = training.alternatives(logits, mask, 5, 2, rng)
+    assert list(act[:3]) == [5, 3, 0] and tried.all()
+    assert set(act[3:]) <= {2, 4} and len(set(act)) == 5
+    # Fewer legal templates than slots: the rest repeat the greedy one, marked untried.
+    act, tried = training.alternatives(logits, np.array([0, 0, 1, 0, 0, 1]), 4, 2, rng)
+    assert list(act) == [5, 2, 5, 5] and list(tried) == [True, True, False, False]
+
+    ring = training.Branches(4, 3, 6, 3)
+    ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [1.0, 2.0, 3.0], [True, True, True])
+    ring.add(np.zeros(3), np.ones(6), [0, 1, 0], [5.0, 5.0, 9.0], [True, True, False])
+    adv = ring.advantages()
+    assert adv[0, 0] < 0 < adv[0, 2] and adv[0, 1] == 0
+    assert (adv[1] == 0).all()  # equal returns, and an untried slot, teach nothing
+
+
+def test_a_rollout_update_moves_the_policy_towards_the_template_that_did_better():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = training.Net(3, 6, 16)
+    obs = np.array([0.5, -1.0, 2.0], np.float32)
+    with torch.no_grad():
+        before = torch.log_softmax(net(training.tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
+    greedy = int(before.argmax())
+    other = (greedy + 1) % 6
+    ring = training.Branches(8, 3, 6, 2)
+    for _ in range(8):  # the policy's own choice did worse than the other template
+        ring.add(obs, np.ones(6), [greedy, other], [1.0, 1.5], [True, True])
+
+    class Args:
+        rl_epochs, rl_batch, batch, kl = 30, 8, 8, 0.01
+
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    training.rollout_update(net, opt, ring, Args, np.random.default_rng(0))
+    with torch.no_grad():
+        after = torch.log_softmax(net(training.tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
+    assert after[other] > before[other] and after[greedy] < before[greedy]
+    assert int(after.argmax()) == other
+
+
+def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
+    """`--rl rollouts` (stage 2 from copies of an environment) on v2 migration, starting from a
+    policy file with no imitation (`--init`, `--rounds 0`)."""
+    first = tmp_path / "first.onnx"
+    assert train.main(["--suite", "migration", "--scenario", "v2", "--teacher", "lean", "--out",
+                       str(first), "--smoke", "--quiet", "--horizon", "40"]) == 0
+    out = tmp_path / "branched.onnx"
+    assert train.main(["--suite", "migration", "--scenario", "v2", "--teacher", "lean",
+                       "--out", str(out), "--quiet", "--horizon", "40", "--hidden", "32",
+                       "--init", str(first), "--rounds", "0", "--rl", "rollouts", "--rl-iters",
+                       "1", "--branches", "2", "--rl-states", "4", "--groups", "2",
+                       "--valid-episodes", "4"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "branched.train.jsonl").read_text().splitlines()]
+    assert not [r for r in rows if r.get("stage") == 1]
+    assert [r for r in rows if r.get("event") == "init"]
+    stage2 = [r for r in rows if r.get("stage") == 2]
+    assert stage2 and stage2[0]["branch_points"] >= 4 and "valid_harness" in stage2[0]
+    assert rows[-1]["load_check"].startswith("ok")
+    for argv, says in [
+        (["--world", WORLD, "--teacher", TEACHER, "--rl", "rollouts"], "--rl rollouts needs --suite"),
+        (["--suite", "migration", "--teacher", "lean", "--rounds", "0"], "--rounds 0 needs --init"),
+        (["--suite", "migration", "--teacher", "lean", "--rounds", "0", "--init",
+          str(tmp_path / "none.onnx")], "not an ONNX file"),
+        (["--suite", "migration", "--teacher", "lean", "--rounds", "0", "--init", str(first),
+          "--hidden", "64"], "body.0.weight has shape (32, 564), this network (64, 564)"),
+    ]:
+        assert train.main(argv + ["--out", str(tmp_path / "x.onnx"), "--quiet"]) == 2
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
