@@ -88,8 +88,6 @@ def parser() -> argparse.ArgumentParser:
                          "one state; needs environments that can be copied: --suite)")
     ap.add_argument("--branches", type=int, default=4,
                     help="rollouts: templates tried besides the policy's own at a branch point")
-    ap.add_argument("--branch-top", type=int, default=2,
-                    help="rollouts: of those, the policy's next likeliest (the rest at random)")
     ap.add_argument("--rl-states", type=int, default=256,
                     help="rollouts: new branch points per iteration and kind")
     ap.add_argument("--rollout-episodes", type=int, default=1,
@@ -123,9 +121,8 @@ def main(argv=None) -> int:
     try:
         if args.rl == "rollouts" and not args.suite:
             raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
-        if args.branches < 1 or args.branch_top < 0 or args.rl_states < 1 or args.rollout_episodes < 1:
-            raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1, "
-                             "--branch-top at least 0")
+        if args.branches < 1 or args.rl_states < 1 or args.rollout_episodes < 1:
+            raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1")
         if args.scenario != "v1" and not args.suite:
             raise ValueError("--scenario is for --suite")
         if args.also_horizons and not args.suite:

@@ -321,23 +321,39 @@ def test_grpo_warms_v2_groups_up_with_the_teacher():
         env.close()
 
 
-def test_branch_points_try_the_policys_choice_first_and_only_legal_templates():
-    rng = np.random.default_rng(0)
-    logits = np.array([5.0, 9.0, 1.0, 7.0, 3.0, 8.0])
-    mask = np.array([1, 0, 1, 1, 1, 1], np.uint8)  # 1 (the likeliest) is illegal
-    act, tried = training.alternatives(logits, mask, 5, 2, rng)
-    assert list(act[:3]) == [5, 3, 0] and tried.all()
-    assert set(act[3:]) <= {2, 4} and len(set(act)) == 5
-    # Fewer legal templates than slots: the rest repeat the greedy one, marked untried.
-    act, tried = training.alternatives(logits, np.array([0, 0, 1, 0, 0, 1]), 4, 2, rng)
+def test_branch_points_try_the_policys_choice_first_then_other_kinds():
+    lay = {"templates": [["finish", -1], ["act", 0], ["act", 0], ["act", 1], ["track", -1],
+                         ["track", -1]]}
+    kinds = training.template_kinds(lay)
+    assert list(kinds) == [0, 1, 1, 2, 3, 3]
+    logits = np.array([0.0, 7.0, 6.0, 1.0, 9.0, 8.0])
+    mask = np.ones(6, np.uint8)
+    # Greedy (a track), then the likeliest of each other kind (tool 0, tool 1, finish), then
+    # the likeliest left (the other track).
+    act, tried = training.alternatives(logits, mask, 5, kinds)
+    assert list(act) == [4, 1, 3, 0, 5] and tried.all()
+    act, _ = training.alternatives(logits, mask, 3, kinds)
+    assert list(act) == [4, 1, 3]
+    # At a harness step (a track), with the harness templates named: no other harness action.
+    harness = training.harness_templates(lay)
+    assert list(harness) == [False, False, False, False, True, True]
+    act, tried = training.alternatives(logits, mask, 5, kinds, harness)
+    assert list(act) == [4, 1, 3, 0, 2] and tried.all()
+    # Only legal templates; slots left over repeat the greedy one, marked untried.
+    act, tried = training.alternatives(logits, np.array([0, 0, 1, 0, 0, 1]), 4, kinds)
     assert list(act) == [5, 2, 5, 5] and list(tried) == [True, True, False, False]
 
     ring = training.Branches(4, 3, 6, 3)
     ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [1.0, 2.0, 3.0], [True, True, True])
     ring.add(np.zeros(3), np.ones(6), [0, 1, 0], [5.0, 5.0, 9.0], [True, True, False])
+    ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [4.0, 1.0, 4.0], [True, True, True])
     adv = ring.advantages()
-    assert adv[0, 0] < 0 < adv[0, 2] and adv[0, 1] == 0
+    # Against the policy's own choice (slot 0), over the median gain (1.5), clipped.
+    assert adv[0, 0] == 0 and np.allclose(adv[0, 1:], [2 / 3, 4 / 3])
     assert (adv[1] == 0).all()  # equal returns, and an untried slot, teach nothing
+    assert adv[2, 1] == -2 and adv[2, 2] == 0
+    ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [0.0, 100.0, -100.0], [True, True, True])
+    assert list(ring.advantages()[3]) == [0, 3, -30]
 
 
 def test_a_rollout_update_moves_the_policy_towards_the_template_that_did_better():
@@ -393,3 +409,49 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
         assert train.main(argv + ["--out", str(tmp_path / "x.onnx"), "--quiet"]) == 2
         assert says in capsys.readouterr().err
     assert not (tmp_path / "x.onnx").exists()
+
+
+def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monkeypatch):
+    torch = pytest.importorskip("torch")
+    src = training.SuiteSource(["migration"], 40, "lean", scenario="v2")
+    net = training.Net(src.layout["obs_len"], src.layout["actions"], 32)
+    start = {k: t.clone() for k, t in net.state_dict().items()}
+
+    seen = []  # whether each update starts from the weights as they were at first
+
+    def ruin(net, opt, ring, args, rng, anchors=None):  # an update that forgets everything
+        seen.append(all(torch.equal(t, start[k]) for k, t in net.state_dict().items()))
+        with torch.no_grad():
+            for p in net.parameters():
+                p.mul_(0.0)
+
+    # The check episodes score 1.0 before any update and 0.99 after each (more than the slack
+    # lost), then 1.0 again after the third: kept.
+    scores = iter([1.0, 0.99, 0.99, 1.0])
+    checked = []
+
+    def episodes(source, kind, choose, seed, n, split="valid", chunk=64):
+        checked.append((seed, split))
+        r = next(scores) if split == "train" else 1.0
+        return [{"success": True, "reward": r, "harness": 0, "world": 1, "steps": 1, "cost": 1,
+                 "violations": 0}] * n
+
+    monkeypatch.setattr(training, "rollout_update", ruin)
+    monkeypatch.setattr(training, "first_episodes", episodes)
+    rows = []
+
+    class Args:
+        branches, groups, rl_states, rl_iters, rl_lr, rollout_episodes = 2, 2, 4, 3, 1e-4, 1
+        valid_episodes = 4
+
+    training.rollouts(net, src, Args, lambda **r: rows.append(r), 1e18, None,
+                      np.random.default_rng(0))
+    assert [r["accepted"] for r in rows] == [False, False, True]
+    assert [r["lr"] for r in rows] == [1e-4, 5e-5, 2.5e-5]
+    assert "valid_reward" not in rows[0] and "valid_reward" in rows[2]
+    # Undone twice (each update started from the weights as they were), kept the third time.
+    assert seen == [True, True, True]
+    assert [r["check_reward"] for r in rows] == [0.99, 0.99, 1.0]
+    assert all((t == 0).all() for t in net.state_dict().values())
+    assert checked[0] == (training.CHECK_SEED, "train")
+    assert (training.VALID_SEED, "valid") in checked
