@@ -16,7 +16,8 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    share a seed; an episode's advantage is its return under the library's reward against its
    group's), or branching rollouts (``--rl rollouts``, ``--suite`` only: copies of an
    environment try other templates at one state and play on greedily under the same draws;
-   a template's advantage is its return against the others tried there). ``--init`` starts
+   a template's advantage is its return against the policy's own choice there; an update is
+   kept only if check episodes hold, ``examples/train/README.md``). ``--init`` starts
    from an existing policy's weights (with ``--rounds 0``, stage 2 starts from it directly).
 3. Model selection on validation seeds: the highest mean reward among the checkpoints whose
    success rate is within a point of the best.
