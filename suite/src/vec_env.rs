@@ -438,13 +438,8 @@ impl<W: World + 'static> VecEnv<W> {
                                 ));
                             }
                         };
-                        let g = (dst / self.group) as u64;
-                        let groups = (n / self.group) as u64;
-                        fresh.start_task(
-                            self.seed
-                                .wrapping_add(g)
-                                .wrapping_add(self.episodes[dst].wrapping_mul(groups)),
-                        );
+                        let (g, groups) = ((dst / self.group) as u64, (n / self.group) as u64);
+                        fresh.start_task(episode_seed(self.seed, g, groups, self.episodes[dst]));
                         self.scores[dst] = Score::begin(&fresh);
                         if let Some(s) = self.statics.get_mut(dst) {
                             follow_begin(s, &fresh);
@@ -619,11 +614,7 @@ impl<W: World + 'static> VecEnv<W> {
                     let life = k / self.lifetime;
                     renew(r, g, life, groups, &self.organisations).map_err(|e| env_error(i, e))?;
                 }
-                r.start_task(
-                    self.seed
-                        .wrapping_add(g)
-                        .wrapping_add(k.wrapping_mul(groups)),
-                );
+                r.start_task(episode_seed(self.seed, g, groups, k));
                 if let Some(e) = r.world().take_failure() {
                     return Err(env_error(i, e));
                 }
@@ -657,6 +648,11 @@ fn renew<W: World + 'static>(
         w.set_organisation(organisations.start + k);
     }
     Ok(())
+}
+
+/// The seed of the `k`-th episode (from 0) of group `g` of `groups` (see the module docs).
+fn episode_seed(seed: u64, g: u64, groups: u64, k: u64) -> u64 {
+    seed.wrapping_add(g).wrapping_add(k.wrapping_mul(groups))
 }
 
 /// The organisation of `r`'s world, if it is a suite world.

@@ -696,9 +696,10 @@ def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.nda
     arise from what the policy generalises (``examples/train/README.md``); the update check of
     :func:`rollouts` is what holds them off."""
     legal = np.flatnonzero(mask > 0)
-    if harness is not None and len(legal) and harness[legal[np.argmax(logits[legal])]]:
+    if harness is not None and len(legal):
         greedy = legal[np.argmax(logits[legal])]
-        legal = np.concatenate([[greedy], legal[~harness[legal]]])
+        if harness[greedy]:
+            legal = np.concatenate([[greedy], legal[~harness[legal]]])
     order = legal[np.argsort(-logits[legal], kind="stable")]
     chosen = [int(order[0])] if len(order) else []
     seen = {int(kinds[order[0]])} if len(order) else set()
@@ -720,7 +721,7 @@ def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.nda
     return act, tried
 
 
-def rollouts(net, source, args, log, deadline: float, best, rng):
+def rollouts(net, source, args, log, deadline: float, best, rng, update=None):
     """Policy improvement by branching rollouts: no teacher, only the library's reward.
 
     Each kind (the source's ``rl_kinds`` if it has them) runs ``args.groups`` groups of
@@ -751,7 +752,11 @@ def rollouts(net, source, args, log, deadline: float, best, rng):
     field again and again, and without the check such loops spread from the fifth iteration
     on (validation success 100% to 34% in ten iterations). With the check, progress stops
     once every update breaks one check episode (``examples/train/README.md``: 1.14x fewer
-    harness actions from the v2 static imitation)."""
+    harness actions from the v2 static imitation).
+
+    ``update`` (default :func:`rollout_update`, same arguments) replaces the update: a
+    measurement that only wants the branch points (``scripts/branch-points.py``) passes one
+    that keeps the ring and changes nothing."""
     K = int(args.branches)
     width = K + 1
     G = int(args.groups)
@@ -826,7 +831,6 @@ def rollouts(net, source, args, log, deadline: float, best, rng):
                     lengths += [int(x) for x in st["age"][ends]]
                     st["age"][ends] = 0
                     del lengths[:-1000]
-                    walk = int(np.mean(lengths)) if lengths else horizon
                     for g in np.flatnonzero(st["branching"]):
                         s = g * width
                         if (st["ended"][s: s + width] >= E).all():
@@ -837,11 +841,12 @@ def rollouts(net, source, args, log, deadline: float, best, rng):
                             flips += int(r[t].max() > r[0] + 1e-6)
                             fresh += 1
                             st["branching"][g] = False
+                            walk = int(np.mean(lengths)) if lengths else horizon
                             st["wait"][g] = rng.integers(0, max(1, walk))
             rollout_s = time.time() - t_it
             before = {k: t.clone() for k, t in net.state_dict().items()}
             opt_before = copy.deepcopy(opt.state_dict())
-            rollout_update(net, opt, ring, args, rng, anchors)
+            (update or rollout_update)(net, opt, ring, args, rng, anchors)
             c = check(net)
             accepted = c["mean_reward"] >= accepted_check["mean_reward"] - CHECK_SLACK
             row = dict(stage=2, iteration=it, branch_points=ring.size,
