@@ -53,7 +53,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 say "downloading the onnxruntime $ORT_VERSION wheel ($WHEEL_PLATFORM) from PyPI"
-"$python" -m pip download --quiet --disable-pip-version-check --no-deps \
+"$python" -m pip download --quiet --disable-pip-version-check --no-cache-dir --no-deps \
     --only-binary=:all: --platform "$WHEEL_PLATFORM" --python-version "$WHEEL_PYTHON" \
     --implementation cp -d "$tmp" "onnxruntime==$ORT_VERSION" >&2 \
     || die "pip download of onnxruntime==$ORT_VERSION ($WHEEL_PLATFORM, Python $WHEEL_PYTHON) failed"

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/../.."
 venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
 profile="${EVOHARNESS_TRAIN_PROFILE:-release}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check -r examples/train/requirements.txt
+# No pip cache: it would keep a second copy of torch's ~3 GB of wheels beside the venv.
+"$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir -r examples/train/requirements.txt
 flag=(); [ "$profile" = release ] && flag=(--release)
 target="${CARGO_TARGET_DIR:-target}"
 # The library without tract: training never runs an ONNX model through it, and tract would

@@ -17,7 +17,7 @@ here=examples/workflows/invoices
 venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
 profile="${EVOHARNESS_TRAIN_PROFILE:-release}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check -r examples/train/requirements.txt
+"$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir -r examples/train/requirements.txt
 flag=(); [ "$profile" = release ] && flag=(--release)
 target="${CARGO_TARGET_DIR:-target}"
 # Its own target folder, as in examples/train/run.sh: the cdylib's name carries no feature hash.
