@@ -248,10 +248,11 @@ impl<W: World + 'static> VecEnv<W> {
         let n = worlds.len();
         let mut agents = Vec::with_capacity(n);
         let mut scores = Vec::with_capacity(n);
+        let groups = (n / group) as u64;
         for (i, world) in worlds.into_iter().enumerate() {
             let g = (i / group) as u64;
             let config = AgentConfig {
-                seed: config.seed.wrapping_add(g),
+                seed: episode_seed(config.seed, g, groups, 0),
                 ..config
             };
             let agent = Agent::new(External(capacities), world, config)
@@ -983,6 +984,50 @@ mod tests {
         }
         assert!(steps > 50, "{steps}");
         assert_eq!(v.last_episode(0).unwrap(), v.last_episode(2).unwrap());
+    }
+
+    #[test]
+    fn a_copy_within_a_group_stays_alike_into_the_next_episodes() {
+        // Branching rollouts copy a group's first environment into the others: members share
+        // seeds, so under the same actions a copy stays identical past the episode's end too.
+        let task = TaskConfig::v2(TaskKind::Migration, 100);
+        let (n, g) = (4, 2);
+        let mut v = VecEnv::grouped(task, n, g, 0..3, 17).unwrap();
+        let (ol, al) = (v.obs_len(), v.actions());
+        let mut b = v.buffers().unwrap();
+        let mut lean = vec![0u32; n];
+        // Environment 1 wanders off its group's course; then it becomes a copy of 0.
+        for s in 0..30 {
+            v.teacher_actions(Teacher::Lean, &mut lean).unwrap();
+            b.actions.copy_from_slice(&lean);
+            b.actions[1] = pick(&b.mask[al..2 * al], s);
+            v.step_into(&mut b).unwrap();
+        }
+        v.copy_env(0, 1).unwrap();
+        v.observe(&mut b.obs, &mut b.mask).unwrap();
+        let start = v.episodes(0);
+        let mut steps = 0;
+        while v.episodes(0) < start + 3 {
+            v.teacher_actions(Teacher::Lean, &mut lean).unwrap();
+            assert_eq!(
+                lean[0], lean[1],
+                "step {steps}: the teachers' agendas differ"
+            );
+            b.actions.copy_from_slice(&lean);
+            v.step_into(&mut b).unwrap();
+            steps += 1;
+            assert_eq!(
+                (b.reward[0], b.done[0], v.episodes(0)),
+                (b.reward[1], b.done[1], v.episodes(1)),
+                "step {steps}"
+            );
+            assert_eq!(b.obs[..ol], b.obs[ol..2 * ol], "step {steps}");
+            assert_eq!(b.mask[..al], b.mask[al..2 * al], "step {steps}");
+            if b.done[0] == 1 {
+                assert_eq!(v.last_episode(0).unwrap(), v.last_episode(1).unwrap());
+            }
+        }
+        assert!(steps > 100, "{steps}");
     }
 
     #[test]
