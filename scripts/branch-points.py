@@ -35,15 +35,10 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=128)
     a = ap.parse_args()
 
-    import torch
-
     from evoharness import training as T
 
-    torch.set_num_threads(1)
-    src = T.SuiteSource([a.task], a.horizon, "lean", scenario=a.scenario)
+    src, net = T.suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
     lay = src.layout
-    net = T.Net(lay["obs_len"], lay["actions"], a.hidden)
-    T.load_weights(net, a.policy)
     names = [f"{v}:{tool}" if v == "act" else v for v, tool in lay["templates"]]
     kept = {}
 

@@ -36,11 +36,8 @@ def main() -> None:
 
     from evoharness import training as T
 
-    torch.set_num_threads(1)
-    src = T.SuiteSource([a.task], a.horizon, "lean", scenario=a.scenario)
+    src, net = T.suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
     lay = src.layout
-    net = T.Net(lay["obs_len"], lay["actions"], a.hidden)
-    T.load_weights(net, a.policy)
     verbs = np.array([str(verb) for verb, _ in lay["templates"]])
     grid = json.loads(a.grid)
     unknown = sorted(set(grid) - set(verbs))

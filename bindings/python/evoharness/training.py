@@ -142,6 +142,17 @@ class Log:
         self.f.close()
 
 
+def suite_policy(path, task: str, horizon: int, scenario: str = "v1", hidden: int = 128):
+    """For the measurement scripts (``scripts/branch-points.py``, ``scripts/logit-offsets.py``):
+    a :class:`SuiteSource` of one ``task`` (its teacher unused) and the policy at ``path`` (one
+    this module exported, of width ``hidden``) loaded into a :class:`Net`, single-threaded."""
+    torch.set_num_threads(1)
+    src = SuiteSource([task], horizon, "lean", scenario=scenario)
+    net = Net(src.layout["obs_len"], src.layout["actions"], hidden)
+    load_weights(net, path)
+    return src, net
+
+
 def plot(rows: list[dict], path, title: str = "training") -> None:
     """Validation success rate, mean reward and harness actions per episode over training, as
     a small SVG (one panel each; the dashed line marks where GRPO starts)."""

@@ -398,6 +398,21 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
     stage2 = [r for r in rows if r.get("stage") == 2]
     assert stage2 and stage2[0]["branch_points"] >= 4 and "valid_harness" in stage2[0]
     assert rows[-1]["load_check"].startswith("ok")
+    # What the measurement scripts load: the same logits as the file under ONNX Runtime.
+    import onnxruntime
+    import torch
+    src, net = training.suite_policy(out, "migration", 40, "v2", hidden=32)
+    env = src.envs("migration", 1, 7)
+    try:
+        obs, mask = env.obs[:1].astype(np.float32), env.mask[:1].astype(np.float32)
+        want = onnxruntime.InferenceSession(str(out)).run(["logits"], {"obs": obs, "mask": mask})[0]
+        with torch.no_grad():
+            got = net(torch.as_tensor(obs), torch.as_tensor(mask))[0].numpy()
+        legal = mask[0] == 1
+        assert legal.any()
+        np.testing.assert_allclose(got[0][legal], want[0][legal], atol=1e-4)
+    finally:
+        env.close()
     for argv, says in [
         (["--world", WORLD, "--teacher", TEACHER, "--rl", "rollouts"], "--rl rollouts needs --suite"),
         (["--suite", "migration", "--teacher", "lean", "--rounds", "0"], "--rounds 0 needs --init"),
