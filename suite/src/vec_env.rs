@@ -1011,7 +1011,7 @@ mod tests {
             v.teacher_actions(Teacher::Lean, &mut lean).unwrap();
             assert_eq!(
                 lean[0], lean[1],
-                "step {steps}: the teachers' agendas differ"
+                "step {steps}: the lean rule chose differently"
             );
             b.actions.copy_from_slice(&lean);
             v.step_into(&mut b).unwrap();
