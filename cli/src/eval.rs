@@ -53,7 +53,8 @@ Usage:
 Options:
   --task TASK          migration, records or orchestration
   --agent AGENT        append-only (or append-only:W for a window of W entries; default 48),
-                       static-harness, lean-harness, tuned (the best rule for v2; variants
+                       static-harness, static-lean-harness (its bookkeeping around the lean
+                       rule), lean-harness, tuned (the best rule for v2; variants
                        tuned:plain, tuned:recall, tuned:favourite), oracle, random, or
                        policy:PATH (a policy made for the suite: 16 facts, 8 steps, 4 lessons,
                        8 tools)

@@ -522,6 +522,8 @@ enum Job {
     Note(u8),
     Act(ToolOf, ArgOf),
     Finish,
+    /// What the [`LeanHarness`] does now; stays first until it is a world action.
+    Lean,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -549,6 +551,7 @@ pub struct StaticHarness {
     agenda: heapless::Deque<Job, 24>,
     fresh: bool,
     blind_recalls: bool,
+    lean_acts: bool,
 }
 
 impl Default for StaticHarness {
@@ -557,6 +560,7 @@ impl Default for StaticHarness {
             agenda: heapless::Deque::new(),
             fresh: false,
             blind_recalls: true,
+            lean_acts: false,
         }
     }
 }
@@ -572,6 +576,22 @@ impl StaticHarness {
         Self {
             blind_recalls: false,
             ..Self::default()
+        }
+    }
+
+    /// The static harness's bookkeeping around the [`LeanHarness`]'s world actions: at every
+    /// event it makes the harness actions [`imitable`](Self::imitable) makes (tracks every new
+    /// or changed field, checkpoints every landing, notes every remedy, recalls where a lesson
+    /// matches), then lets the lean rule choose the world action, which reads the item and
+    /// the duplicate from the event. Its harness actions are the static harness's, but few of
+    /// them carry anything a later world action needs: the starting point of harness
+    /// annealing when the question is which bookkeeping pays, not how to act (the
+    /// `static-lean` teacher of [`VecEnv`](crate::VecEnv), `static-lean-harness` in
+    /// evaluations).
+    pub fn over_lean() -> Self {
+        Self {
+            lean_acts: true,
+            ..Self::imitable()
         }
     }
 
@@ -641,7 +661,12 @@ impl StaticHarness {
             Ev::Error(_) | Ev::Other => &[fetch],
         };
         self.agenda.clear();
-        for &j in jobs.iter().chain(tail) {
+        let lean = [Job::Lean];
+        let world = |j: &&Job| matches!(j, Job::Act(..) | Job::Finish);
+        let planned = jobs
+            .iter()
+            .chain(tail.iter().filter(|j| !self.lean_acts || !world(j)));
+        for &j in planned.chain(if self.lean_acts { &lean[..] } else { &[] }) {
             if !self.blind_recalls && !leaves_a_trace(j, e, ws) {
                 continue;
             }
@@ -705,6 +730,7 @@ impl StaticHarness {
             Job::Recall(f) => index(layout, Template::Recall { field: f }),
             Job::Note(f) => index(layout, Template::NoteField { field: f }),
             Job::Finish => finish(layout, true),
+            Job::Lean => LeanHarness.decide(view, &mut SplitMix64(0)),
             Job::Act(tool, arg) => {
                 let tool = match tool {
                     ToolOf::Tool(t) => t,
@@ -741,7 +767,11 @@ impl StaticHarness {
 
 impl Controller<SuiteWorld> for StaticHarness {
     fn name(&self) -> String {
-        "static-harness".into()
+        if self.lean_acts {
+            "static-lean-harness".into()
+        } else {
+            "static-harness".into()
+        }
     }
 
     fn capacities(&self) -> Capacities {
@@ -762,7 +792,18 @@ impl Controller<SuiteWorld> for StaticHarness {
             self.fresh = false;
         }
         let job = self.agenda.pop_front().unwrap_or(Job::Finish);
-        self.template(job, view)
+        let d = self.template(job, view)?;
+        if job == Job::Lean
+            && let Decision::Template(t) = d
+            && !matches!(
+                view.layout.template(t),
+                Some(Template::Act { .. } | Template::Finish { .. })
+            )
+        {
+            // The lean rule's own harness action first; the world action is still to come.
+            let _ = self.agenda.push_front(Job::Lean);
+        }
+        Ok(d)
     }
 
     fn observe(&mut self, _action: &Action<'_>, event: Option<&EventBuf>) {

@@ -30,6 +30,8 @@ pub enum AgentSpec {
     AppendOnly(usize),
     /// [`StaticHarness`].
     StaticHarness,
+    /// [`StaticHarness::over_lean`]: the static harness's bookkeeping around the lean rule.
+    StaticLean,
     /// [`LeanHarness`].
     LeanHarness,
     /// [`TunedHarness`], with recalls and favourite-first guesses on or off.
@@ -65,6 +67,7 @@ impl AgentSpec {
             AgentSpec::AppendOnly(w) if *w == AppendOnly::DEFAULT_WINDOW => "append-only".into(),
             AgentSpec::AppendOnly(w) => format!("append-only:{w}"),
             AgentSpec::StaticHarness => "static-harness".into(),
+            AgentSpec::StaticLean => "static-lean-harness".into(),
             AgentSpec::LeanHarness => "lean-harness".into(),
             AgentSpec::Tuned { recall, favourite } => {
                 TunedHarness::new(*recall, *favourite).label().into()
@@ -80,6 +83,7 @@ impl AgentSpec {
         Ok(match self {
             AgentSpec::AppendOnly(w) => Box::new(AppendOnly::new(*w)),
             AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
+            AgentSpec::StaticLean => Box::new(StaticHarness::over_lean()),
             AgentSpec::LeanHarness => Box::new(LeanHarness),
             AgentSpec::Tuned { recall, favourite } => {
                 Box::new(TunedHarness::new(*recall, *favourite))
@@ -108,13 +112,14 @@ impl AgentSpec {
 impl FromStr for AgentSpec {
     type Err = String;
 
-    /// `append-only`, `append-only:W`, `static-harness`, `lean-harness`, `tuned` (or
+    /// `append-only`, `append-only:W`, `static-harness`, `static-lean-harness`, `lean-harness`, `tuned` (or
     /// `tuned:plain`, `tuned:recall`, `tuned:favourite`), `oracle`, `random` or `policy:PATH`
     /// (loaded with the default [`PolicyBuilder`]).
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         Ok(match s {
             "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
             "static-harness" => AgentSpec::StaticHarness,
+            "static-lean-harness" => AgentSpec::StaticLean,
             "lean-harness" => AgentSpec::LeanHarness,
             "tuned" => AgentSpec::Tuned {
                 recall: true,
@@ -144,7 +149,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, lean-harness, tuned[:plain|recall|favourite], oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite], oracle, random or policy:PATH"
                     ));
                 }
             }

@@ -59,6 +59,10 @@ pub enum Teacher {
     /// environment keeps a copy of it that follows the actions actually taken (see
     /// [`VecEnv::teacher_actions`]).
     Static,
+    /// [`StaticHarness::over_lean`]: the static harness's bookkeeping (the same harness actions
+    /// as [`Teacher::Static`]) around the lean rule's world actions, which need few of them.
+    /// Kept through an agenda like the static teacher's.
+    StaticLean,
     /// [`TunedHarness`]: the best rule for v2 tasks (recalls from the experience store, the
     /// organisation's favourite remedy first); sees only what a policy sees.
     Tuned,
@@ -120,9 +124,10 @@ impl WorldsConfig {
 /// Many environments; see the [module docs](self).
 pub struct VecEnv<W = SuiteWorld> {
     agents: Vec<Env<W>>,
-    /// One [`StaticHarness::imitable`] per environment over the suite's worlds (empty for
-    /// other worlds), advanced by the actions taken: its agenda is the static teacher's state.
-    statics: Vec<StaticHarness>,
+    /// One [`StaticHarness::imitable`] and one [`StaticHarness::over_lean`] per environment
+    /// over the suite's worlds (empty for other worlds), advanced by the actions taken: their
+    /// agendas are the `static` and `static-lean` teachers' state.
+    statics: Vec<[StaticHarness; 2]>,
     scores: Vec<Score>,
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
@@ -210,7 +215,8 @@ impl VecEnv<SuiteWorld> {
             let d = match teacher {
                 Teacher::Lean => LeanHarness.decide(&view, &mut rng),
                 Teacher::Oracle => Oracle.decide(&view, &mut rng),
-                Teacher::Static => self.statics[i].clone().decide(&view, &mut rng),
+                Teacher::Static => self.statics[i][0].clone().decide(&view, &mut rng),
+                Teacher::StaticLean => self.statics[i][1].clone().decide(&view, &mut rng),
                 Teacher::Tuned => TunedHarness::default().decide(&view, &mut rng),
             };
             out[i] = match d {
@@ -266,9 +272,9 @@ impl<W: World + 'static> VecEnv<W> {
         let layout = *agents[0].layout();
         let mut statics = Vec::new();
         if (agents[0].world() as &dyn Any).is::<SuiteWorld>() {
-            statics.resize(n, StaticHarness::imitable());
+            statics.resize(n, [StaticHarness::imitable(), StaticHarness::over_lean()]);
             for (s, a) in statics.iter_mut().zip(&agents) {
-                follow_begin(s, a);
+                s.iter_mut().for_each(|s| follow_begin(s, a));
             }
         }
         Ok(Self {
@@ -442,7 +448,7 @@ impl<W: World + 'static> VecEnv<W> {
                         let (g, groups) = ((dst / self.group) as u64, (n / self.group) as u64);
                         fresh.start_task(episode_seed(self.seed, g, groups, self.episodes[dst]));
                         self.scores[dst] = Score::begin(&fresh);
-                        if let Some(s) = self.statics.get_mut(dst) {
+                        for s in self.statics.get_mut(dst).into_iter().flatten() {
                             follow_begin(s, &fresh);
                         }
                         self.agents.insert(dst, fresh);
@@ -581,7 +587,7 @@ impl<W: World + 'static> VecEnv<W> {
         let env_error = |i: usize, e: Error| Error::new(e.kind(), format!("environment {i}: {e}"));
         for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
             let decision = Decision::Template(actions[i] as usize);
-            if let Some(s) = self.statics.get_mut(i) {
+            for s in self.statics.get_mut(i).into_iter().flatten() {
                 follow_decision(s, r, actions[i] as usize);
             }
             let report = r
@@ -599,7 +605,7 @@ impl<W: World + 'static> VecEnv<W> {
                 let event = matches!(report.outcome, Outcome::Call(_))
                     .then(|| r.workspace().event())
                     .flatten();
-                s.observe(&report.action, event);
+                s.iter_mut().for_each(|s| s.observe(&report.action, event));
             }
             if let Some(e) = r.world().take_failure() {
                 return Err(env_error(i, e));
@@ -620,7 +626,7 @@ impl<W: World + 'static> VecEnv<W> {
                     return Err(env_error(i, e));
                 }
                 *score = Score::begin(r);
-                if let Some(s) = self.statics.get_mut(i) {
+                for s in self.statics.get_mut(i).into_iter().flatten() {
                     follow_begin(s, r);
                 }
             }
@@ -770,55 +776,61 @@ mod tests {
     }
 
     /// Following the static teacher's labels plays, step for step, the episode the
-    /// [`StaticHarness::imitable`] controller plays on its own; and a learner that strays from them
-    /// (here: every seventh step, the first legal template) still gets legal labels or none.
+    /// [`StaticHarness::imitable`] controller plays on its own (likewise the static-lean
+    /// teacher and [`StaticHarness::over_lean`]); and a learner that strays from them (here:
+    /// every seventh step, the first legal template) still gets legal labels or none.
     #[test]
     fn following_the_static_teacher_is_the_static_harness() {
         use crate::episode;
+        let teachers = [
+            (Teacher::Static, StaticHarness::imitable()),
+            (Teacher::StaticLean, StaticHarness::over_lean()),
+        ];
         for kind in TaskKind::ALL {
-            let task = TaskConfig::new(kind, 120);
-            let n = 2;
-            let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
-            let al = v.actions();
-            let mut b = v.buffers().unwrap();
-            while (0..n).any(|i| v.episodes(i) < 1) {
-                v.teacher_actions(Teacher::Static, &mut b.actions).unwrap();
-                v.step_into(&mut b).unwrap();
-            }
-            for i in 0..n {
-                let seed = 5 + i as u64;
-                let world = SuiteWorld::new(task, i as u64);
-                let mut own =
-                    Agent::new(StaticHarness::imitable(), world, agent_config(&task, seed))
-                        .unwrap();
-                let want = episode::run(&mut own, seed, u64::MAX, None).unwrap();
-                let got = v.last_episode(i).unwrap();
-                assert!(want.success, "{kind}: {want:?}");
-                assert_eq!(
-                    (got.steps, got.harness, got.world_actions, got.success),
-                    (want.steps, want.harness, want.world_actions, want.success),
-                    "{kind} env {i}"
-                );
-                assert!(got.harness.iter().sum::<u64>() > got.world_actions);
-            }
-            let mut labelled = 0;
-            for s in 0..3_000 {
-                v.teacher_actions(Teacher::Static, &mut b.actions).unwrap();
-                for (i, a) in b.actions.iter_mut().enumerate() {
-                    let m = &b.mask[i * al..(i + 1) * al];
-                    if *a == NO_LABEL || s % 7 == 0 {
-                        *a = pick(m, 0);
-                    } else {
-                        assert_eq!(m[*a as usize], 1, "a label is legal");
-                        labelled += 1;
-                    }
+            for (teacher, rule) in &teachers {
+                let task = TaskConfig::new(kind, 120);
+                let n = 2;
+                let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
+                let al = v.actions();
+                let mut b = v.buffers().unwrap();
+                while (0..n).any(|i| v.episodes(i) < 1) {
+                    v.teacher_actions(*teacher, &mut b.actions).unwrap();
+                    v.step_into(&mut b).unwrap();
                 }
-                v.step_into(&mut b).unwrap();
+                for i in 0..n {
+                    let seed = 5 + i as u64;
+                    let world = SuiteWorld::new(task, i as u64);
+                    let mut own =
+                        Agent::new(rule.clone(), world, agent_config(&task, seed)).unwrap();
+                    let want = episode::run(&mut own, seed, u64::MAX, None).unwrap();
+                    let got = v.last_episode(i).unwrap();
+                    assert!(want.success, "{kind}: {want:?}");
+                    assert_eq!(
+                        (got.steps, got.harness, got.world_actions, got.success),
+                        (want.steps, want.harness, want.world_actions, want.success),
+                        "{kind} {teacher:?} env {i}"
+                    );
+                    assert!(got.harness.iter().sum::<u64>() > got.world_actions);
+                }
+                let mut labelled = 0;
+                for s in 0..3_000 {
+                    v.teacher_actions(*teacher, &mut b.actions).unwrap();
+                    for (i, a) in b.actions.iter_mut().enumerate() {
+                        let m = &b.mask[i * al..(i + 1) * al];
+                        if *a == NO_LABEL || s % 7 == 0 {
+                            *a = pick(m, 0);
+                        } else {
+                            assert_eq!(m[*a as usize], 1, "a label is legal");
+                            labelled += 1;
+                        }
+                    }
+                    v.step_into(&mut b).unwrap();
+                }
+                assert!(
+                    labelled > 3_000,
+                    "{kind} {teacher:?}: {labelled} labels in 6,000 states"
+                );
             }
-            assert!(
-                labelled > 3_000,
-                "{kind}: {labelled} labels in 6,000 states"
-            );
         }
     }
 

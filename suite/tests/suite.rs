@@ -132,6 +132,39 @@ fn the_same_seed_gives_the_same_trace() {
     }
 }
 
+/// The static-lean rule's bookkeeping is the static harness's, and none of it changes what it
+/// does in the world: it meets the same events as the lean rule, in the same order, and pays
+/// about as many harness actions as the static harness.
+#[test]
+fn the_static_lean_rule_acts_as_the_lean_rule_with_the_static_bookkeeping() {
+    let events = |t: &(EpisodeStats, Vec<String>)| {
+        let e: Vec<String> =
+            t.1.iter()
+                .filter(|d| d.starts_with("Some("))
+                .cloned()
+                .collect();
+        e
+    };
+    for kind in TaskKind::ALL {
+        for seed in [3, 4] {
+            let l = trace(kind, LeanHarness, seed);
+            let b = trace(kind, StaticHarness::over_lean(), seed);
+            let s = trace(kind, StaticHarness::imitable(), seed);
+            assert!(l.0.success && b.0.success, "{kind} seed {seed}");
+            assert_eq!(events(&b), events(&l), "{kind} seed {seed}");
+            assert_eq!(b.0.world_actions, l.0.world_actions, "{kind} seed {seed}");
+            let harness = |t: &(EpisodeStats, Vec<String>)| t.0.harness.iter().sum::<u64>();
+            assert!(
+                harness(&b) > 10 * harness(&l) && 2 * harness(&b) > harness(&s),
+                "{kind} seed {seed}: static-lean {}, lean {}, static {}",
+                harness(&b),
+                harness(&l),
+                harness(&s)
+            );
+        }
+    }
+}
+
 #[test]
 fn an_evaluation_does_not_depend_on_its_threads() {
     let task = TaskConfig::new(TaskKind::Records, 200);

@@ -2,7 +2,7 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
-    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|tuned --out POLICY.onnx ...
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned --out POLICY.onnx ...
 
 ``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
 ``orchestration``; one kind of environment each) with one of the library's rule-based
@@ -56,7 +56,7 @@ def parser() -> argparse.ArgumentParser:
                          "hand-written rule is optimal)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
-                     "with --suite, the name of a library teacher (lean, oracle, static or tuned)")
+                     "with --suite, the name of a library teacher (lean, oracle, static, static-lean or tuned)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
@@ -130,7 +130,7 @@ def main(argv=None) -> int:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
-                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|tuned); "
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
                 also = [int(h) for h in args.also_horizons.split(",") if h]

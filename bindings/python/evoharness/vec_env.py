@@ -16,7 +16,7 @@ TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 #: The suite's versions and the flag each adds to a task code (``EVOHARNESS_TASK_V2``).
 SCENARIOS = {"v1": 0, "v2": 0x100}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3}
+TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
 NO_LABEL = -1
 
@@ -133,7 +133,7 @@ class VecEnv(Handle):
         return self.obs, self.mask, self.reward, self.done
 
     def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
-        """The template a rule-based teacher (``lean``, ``oracle``, ``static`` or ``tuned``) would choose
+        """The template a rule-based teacher (``lean``, ``oracle``, ``static``, ``tuned`` or ``static-lean``) would choose
         now in every environment: labels for imitation learning, as int64, :data:`NO_LABEL`
         (-1) where the teacher has no legal action (a state only a learner's mistakes reach).
         The ``static`` harness works through an agenda; each environment's copy of it follows

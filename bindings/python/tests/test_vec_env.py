@@ -87,12 +87,13 @@ def test_agents_with_a_lifetime_start_afresh_on_the_next_organisation():
     assert all(s[1] == 0 and s[0] > 0 and s[2] > 0 for s in firsts[2])
 
 
-def test_the_static_teacher_labels_a_learners_states_and_leads_harness_heavy_episodes():
+@pytest.mark.parametrize("teacher", ["static", "static-lean"])
+def test_the_static_teacher_labels_a_learners_states_and_leads_harness_heavy_episodes(teacher):
     env = evoharness.VecEnv("migration", 60, 2, organisations=range(2), seed=3)
     episodes, strayed = [], 0
     rng = np.random.default_rng(0)
     for step in range(4000):
-        a = env.teacher_actions("static")
+        a = env.teacher_actions(teacher)
         assert a.dtype == np.int64
         ok = a >= 0
         assert all(env.mask[i, a[i]] == 1 for i in np.flatnonzero(ok))

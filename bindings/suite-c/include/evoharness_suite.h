@@ -101,6 +101,12 @@ enum evoharness_teacher
      * (`EVOHARNESS_TASK_V2`); like the lean one it sees only what a policy sees.
      */
     EVOHARNESS_TEACHER_TUNED = 3,
+    /**
+     * The static harness's bookkeeping (the same harness actions as `Static`) around the
+     * lean harness's world actions, which need few of them: a start for harness annealing
+     * where most bookkeeping can go. Kept through an agenda like `Static`.
+     */
+    EVOHARNESS_TEACHER_STATIC_LEAN = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

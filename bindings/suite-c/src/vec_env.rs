@@ -246,6 +246,10 @@ pub enum evoharness_teacher {
     /// organisation's favourite remedy as first guess, the best rule for v2 tasks
     /// (`EVOHARNESS_TASK_V2`); like the lean one it sees only what a policy sees.
     Tuned = 3,
+    /// The static harness's bookkeeping (the same harness actions as `Static`) around the
+    /// lean harness's world actions, which need few of them: a start for harness annealing
+    /// where most bookkeeping can go. Kept through an agenda like `Static`.
+    StaticLean = 4,
 }
 
 /// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
@@ -718,9 +722,10 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             1 => Teacher::Oracle,
             2 => Teacher::Static,
             3 => Teacher::Tuned,
+            4 => Teacher::StaticLean,
             t => {
                 return Err(Error::invalid(format!(
-                    "teacher is {t}: 0 lean, 1 oracle, 2 static or 3 tuned"
+                    "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned or 4 static-lean"
                 )));
             }
         };
