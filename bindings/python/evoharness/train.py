@@ -83,6 +83,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--group", type=int, default=4)
     ap.add_argument("--groups", type=int, default=8)
     ap.add_argument("--kl", type=float, default=0.05)
+    ap.add_argument("--skip-harness", type=float, default=0.0,
+                    help="--suite DAgger: skip this share of the harness actions about to be "
+                         "executed (the lean rule's choice instead), so that the learner is "
+                         "taught the states that follow one left out")
     ap.add_argument("--rl", default="grpo", choices=["grpo", "rollouts"],
                     help="stage 2: GRPO over episodes sampled from the start (default), or "
                          "branching rollouts (copies of an environment try other templates at "
@@ -122,6 +126,11 @@ def main(argv=None) -> int:
     try:
         if args.rl == "rollouts" and not args.suite:
             raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
+        if not 0.0 <= args.skip_harness < 1.0:
+            raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
+        if args.skip_harness and not args.suite:
+            raise ValueError("--skip-harness needs --suite (the lean rule stands in for a "
+                             "skipped harness action)")
         if args.branches < 1 or args.rl_states < 1 or args.rollout_episodes < 1:
             raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1")
         if args.scenario != "v1" and not args.suite:

@@ -335,6 +335,12 @@ class SuiteSource:
         labels = env.teacher_actions(self.teacher)
         return labels, int((labels < 0).sum())
 
+    def skip_labels(self, env) -> np.ndarray:
+        """What to do instead of a harness action that DAgger skips (``--skip-harness``): the
+        lean teacher's choice, a rule that uses the workspace only for what must outlive the
+        event (its own harness action where it needs one)."""
+        return env.teacher_actions("lean")
+
 
 def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: str = "valid",
                    chunk: int = 64) -> list[dict]:
@@ -455,15 +461,26 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     """Behaviour cloning with DAgger: the teacher labels the states the learner visits (every
     kind of the source, ``args.envs`` environments each); the teacher's share of the executed
     actions falls from 1 to 0 over the first half of the rounds. Returns the checkpoints for
-    :func:`choose`."""
+    :func:`choose`.
+
+    With ``args.skip_harness`` = p > 0 (a source with ``skip_labels``: the suite), a harness
+    action about to be executed is skipped with probability p, the source's ``skip_labels``
+    choice taken instead, so that the learner also meets, labelled, the states that follow a
+    harness action left out: RL that later leaves one out does not step off what it was
+    taught."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    skip_p = float(getattr(args, "skip_harness", 0.0))
+    harness = harness_templates(source.layout) if skip_p > 0 else None
+    # Only once a plan step is active: skipping the plan itself would leave the static rule
+    # no step to checkpoint into for the rest of the episode (no labels there at all).
+    active = feature_offset(source.layout, "global", "has_active_step")
     envs = [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k)
             for k, kind in enumerate(source.kinds)]
     best = None
     try:
         for r in range(args.rounds):
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
-            agree = seen = refused = 0
+            agree = seen = refused = skipped = 0
             eps = []
             for _ in range(args.round_steps):
                 for env in envs:
@@ -476,12 +493,20 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
                     seen += int(ok.sum())
                     use_teacher = (rng.random(env.n) < beta) & ok
                     a = np.where(use_teacher, labels, mine).astype(np.uint32)
+                    if harness is not None:
+                        skip = harness[a] & (rng.random(env.n) < skip_p) & (env.obs[:, active] > 0)
+                        if skip.any():
+                            alt = source.skip_labels(env)
+                            skip &= alt >= 0
+                            a = np.where(skip, alt, a).astype(np.uint32)
+                            skipped += int(skip.sum())
                     done = env.step(a)[3]
                     eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
             loss = fit(net, opt, buf, args.epochs, args.batch, rng)
             v = validate(net, source, VALID_SEED, args.valid_episodes)
             log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
                 agreement=round(agree / max(1, seen), 4), teacher_refused=refused,
+                **({"skipped": skipped} if harness is not None else {}),
                 train_success=round(float(np.mean([e["success"] for e in eps])), 3) if eps else None,
                 train_harness=round(float(np.mean([e["harness"] for e in eps])), 3) if eps else None,
                 **valid_fields(v))
@@ -682,6 +707,18 @@ def template_kinds(lay: dict) -> np.ndarray:
     names = [f"{verb}:{tool}" if verb == "act" else verb for verb, tool in lay["templates"]]
     index = {n: k for k, n in enumerate(dict.fromkeys(names))}
     return np.array([index[n] for n in names], np.int64)
+
+
+def feature_offset(lay: dict, segment: str, feature: str) -> int:
+    """Where one feature of a one-row segment of the observation starts (``lay["segments"]``)."""
+    for seg in lay["segments"]:
+        if seg["name"] == segment:
+            at = seg["offset"]
+            for name, width in seg["features"]:
+                if name == feature:
+                    return at
+                at += width
+    raise KeyError(f"the layout has no feature {segment}.{feature}")
 
 
 def harness_templates(lay: dict) -> np.ndarray:

@@ -230,6 +230,12 @@ def test_the_commands_say_what_is_wrong(tmp_path, capsys):
     assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", SEEDS,
                           "--min-success", "0.5"]) == 1
     assert "below the bar" in capsys.readouterr().err
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", out,
+                       "--skip-harness", "0.2"]) == 2
+    assert "--skip-harness needs --suite" in capsys.readouterr().err
+    assert train.main(["--suite", "migration", "--teacher", "static", "--out", out,
+                       "--skip-harness", "1"]) == 2
+    assert "--skip-harness is 1.0" in capsys.readouterr().err
 
 
 def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
@@ -267,6 +273,15 @@ def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
     assert first["beta"] == 1.0 and first["teacher_refused"] == 0
     assert rows[-1]["load_check"].startswith("ok")
     assert json.loads((tmp_path / "static.json").read_text())["source"] == "static"
+    # The static-lean teacher with a fifth of the harness actions skipped in DAgger: skips
+    # happen (only once a plan step is active, so the teacher still labels every state).
+    assert train.main(["--suite", "migration", "--teacher", "static-lean", "--skip-harness", "0.2",
+                       "--out", str(tmp_path / "skip.onnx"), "--smoke", "--quiet",
+                       "--horizon", "40"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "skip.train.jsonl").read_text().splitlines()]
+    dagger = [r for r in rows if r.get("stage") == 1]
+    assert sum(r["skipped"] for r in dagger) > 0
+    assert all(r["teacher_refused"] == 0 for r in dagger if r["beta"] == 1.0)
 
 
 def test_v2_validation_counts_an_episode_after_the_store_warmed_up():

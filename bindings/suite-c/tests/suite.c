@@ -348,7 +348,7 @@ static void test_training(void) {
            evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 4, actions, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 5, actions, 4));
     CHECK(error_mentions("0 lean, 1 oracle, 2 static, 3 tuned or 4 static-lean"));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
