@@ -4,6 +4,7 @@
 //! | --- | --- | --- |
 //! | [`Oracle`] | the workspace, only when it must | sees the world's hidden state: the right tool, the remedy, when a token runs out. An upper bound, and the proof that each task is solvable within its budget. |
 //! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
+//! | [`StaticHarness::over_lean`] | the workspace, mechanically | the static harness's harness actions, then the lean harness's world action: the same bookkeeping around a rule that needs little of it (a start for harness annealing). |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
 //! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once (v2: and mark a remedy that failed). What a trained policy should learn to do, and a teacher to imitate. |
 //! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2, seeing only what a policy sees: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2, and a teacher. |
@@ -583,11 +584,11 @@ impl StaticHarness {
     /// event it makes the harness actions [`imitable`](Self::imitable) makes (tracks every new
     /// or changed field, checkpoints every landing, notes every remedy, recalls where a lesson
     /// matches), then lets the lean rule choose the world action, which reads the item and
-    /// the duplicate from the event. Its harness actions are the static harness's, but few of
-    /// them carry anything a later world action needs: the starting point of harness
-    /// annealing when the question is which bookkeeping pays, not how to act (the
-    /// `static-lean` teacher of [`VecEnv`](crate::VecEnv), `static-lean-harness` in
-    /// evaluations).
+    /// the duplicate from the event. Its harness actions are the static harness's (and, now
+    /// and then, one the lean rule needs), but few of them carry anything a later world
+    /// action needs: the starting point of harness annealing when the question is which
+    /// bookkeeping pays, not how to act (the `static-lean` teacher of
+    /// [`VecEnv`](crate::VecEnv), `static-lean-harness` in evaluations).
     pub fn over_lean() -> Self {
         Self {
             lean_acts: true,
