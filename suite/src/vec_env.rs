@@ -362,7 +362,7 @@ impl<W: World + 'static> VecEnv<W> {
     /// Makes environment `dst` an exact copy of environment `src` as it is now: its agent
     /// (workspace, world, experience store, step counts and random state, through a
     /// checkpoint: [`Agent::checkpoint_bytes`]), the episode so far, the episodes it has
-    /// finished and its last one, and the static teacher's agenda. From here on the two play
+    /// finished and its last one, and the static teachers' agendas. From here on the two play
     /// alike to the end of the episode: the same actions give the same observations, masks,
     /// rewards and end, as the suite's worlds draw their faults from their cursor. This is
     /// what branching rollouts need (try another action in a copy, compare returns under the
@@ -939,7 +939,7 @@ mod tests {
 
     #[test]
     fn a_copied_environment_plays_on_exactly_like_its_source() {
-        // v2 migration: an experience store, per-item fault draws, the static teacher's agenda.
+        // v2 migration: an experience store, per-item fault draws, the static teachers' agendas.
         let task = TaskConfig::v2(TaskKind::Migration, 100);
         let n = 3;
         let mut v = VecEnv::new(task, n, 0..3, 5).unwrap();

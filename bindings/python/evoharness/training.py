@@ -473,7 +473,7 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     harness = harness_templates(source.layout) if skip_p > 0 else None
     # Only once a plan step is active: skipping the plan itself would leave the static rule
     # no step to checkpoint into for the rest of the episode (no labels there at all).
-    active = feature_offset(source.layout, "global", "has_active_step")
+    active = feature_offset(source.layout, "global", "has_active_step") if skip_p > 0 else 0
     envs = [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k)
             for k, kind in enumerate(source.kinds)]
     best = None

@@ -597,7 +597,7 @@ evoharness_status evoharness_vec_env_set_lifetime(struct evoharness_vec_env *env
 /**
  * Makes environment `dst` an exact copy of environment `src` as it is now: its agent
  * (workspace, world cursor, experience store, step counts, random state), the episode so
- * far, the episodes it has finished and its last one, and the static teacher's agenda. From
+ * far, the episodes it has finished and its last one, and the static teachers' agendas. From
  * here on the two play alike to the end of the episode: the same actions give the same
  * observations, masks, rewards and end. Two environments of one group (the same seeds) stay
  * alike after it too. For branching rollouts: try another action in a copy and compare
