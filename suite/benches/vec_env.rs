@@ -4,7 +4,7 @@
 //! never `finish`), whose cost is included. Criterion reports environment steps per second.
 //!
 //! ```sh
-//! cargo bench -p evoharness-runtime --no-default-features --bench vec_env
+//! cargo bench -p evoharness-suite --no-default-features --bench vec_env
 //! ```
 //!
 //! (`--no-default-features` leaves tract out of the build: nothing here runs a policy.)

@@ -520,12 +520,21 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
 
 
 def select(best, v: dict, net, tag):
-    """Keeps a checkpoint (its weights and validation figures) for :func:`choose`."""
+    """Keeps a checkpoint (its weights and validation figures) for :func:`choose`.
+
+    Only checkpoints :func:`choose` could still pick are kept: one whose validation success
+    and reward are both at most a later one's never will be (whatever success the best turns
+    out to be, the later one passes the constraint whenever it does, with a reward at least
+    as high, and ties go to the later one), so its weights are dropped. A long run keeps the
+    few checkpoints on the success/reward front instead of one copy of the network per
+    iteration."""
     cand = {"success": v["success_rate"], "reward": v["mean_reward"],
             "harness": v["mean_harness_actions"], "tag": tag,
             "state": {k: t.clone() for k, t in net.state_dict().items()}}
     if best is None:
         return {"all": [cand]}
+    best["all"] = [c for c in best["all"]
+                   if c["success"] > cand["success"] or c["reward"] > cand["reward"]]
     best["all"].append(cand)
     return best
 

@@ -485,3 +485,37 @@ def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monk
     assert all((t == 0).all() for t in net.state_dict().values())
     assert checked[0] == (training.CHECK_SEED, "train")
     assert (training.VALID_SEED, "valid") in checked
+
+
+def test_model_selection_keeps_only_the_checkpoints_it_could_still_choose():
+    """`select` drops a checkpoint once a later one is at least as good on validation success
+    and reward; `choose` then picks what it would have picked from every checkpoint, however
+    the figures come (the unpruned choice is written out here), ties going to the later one."""
+    import torch
+
+    def unpruned(cands):
+        top = max(c[0] for c in cands)
+        ok = [i for i, c in enumerate(cands) if c[0] >= top - 0.01]
+        return max(reversed(ok), key=lambda i: (cands[i][1], cands[i][0]))
+
+    net = torch.nn.Linear(2, 2)
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        n = int(rng.integers(1, 40))
+        # Coarse figures, so that ties in success and in reward are common.
+        cands = [(float(rng.integers(0, 5)) / 4, float(rng.integers(0, 6)) / 5) for _ in range(n)]
+        best = None
+        for i, (s, r) in enumerate(cands):
+            best = training.select(best, {"success_rate": s, "mean_reward": r,
+                                          "mean_harness_actions": 0.0}, net, ("it", i))
+        assert training.choose(best)["tag"] == ("it", unpruned(cands)), cands
+        # What is kept is the front: no kept checkpoint is matched by a later kept one.
+        kept = best["all"]
+        assert all(not (a["success"] <= b["success"] and a["reward"] <= b["reward"])
+                   for k, a in enumerate(kept) for b in kept[k + 1:])
+    # A run that only improves keeps one checkpoint.
+    best = None
+    for i in range(50):
+        best = training.select(best, {"success_rate": 1.0, "mean_reward": i / 50,
+                                      "mean_harness_actions": 0.0}, net, ("it", i))
+    assert [c["tag"] for c in best["all"]] == [("it", 49)]
