@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use evoharness_suite::{TaskConfig, TaskKind, VecEnv};
+use evoharness_suite::{TaskConfig, TaskKind, Teacher, VecEnv};
 
 fn pick(mask: &[u8], salt: usize) -> u32 {
     let n = mask.len();
@@ -42,6 +42,21 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // Driven by the lean teacher's labels (their cost included), as DAgger's first round
+    // is: mostly world actions, where the rotating rule above takes mostly harness actions.
+    for kind in TaskKind::ALL {
+        let n = 64;
+        let mut v = VecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
+        let mut buf = v.buffers().unwrap();
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(format!("{kind} lean n={n}"), |b| {
+            b.iter(|| {
+                v.teacher_actions(Teacher::Lean, &mut buf.actions).unwrap();
+                v.step_into(&mut buf).unwrap();
+                black_box(buf.reward[0])
+            })
+        });
     }
     g.finish();
 }

@@ -29,6 +29,7 @@
 use std::any::Any;
 use std::ops::Range;
 
+use evoharness_core::obs::Template;
 use evoharness_core::{Capacities, Costs, Outcome};
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{
@@ -587,8 +588,13 @@ impl<W: World + 'static> VecEnv<W> {
         let env_error = |i: usize, e: Error| Error::new(e.kind(), format!("environment {i}: {e}"));
         for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
             let decision = Decision::Template(actions[i] as usize);
-            for s in self.statics.get_mut(i).into_iter().flatten() {
-                follow_decision(s, r, actions[i] as usize);
+            // A world action brings an event back, and at an event the static harness plans
+            // its agenda anew (`observe` below): whether it had chosen this action changes
+            // nothing then, so only a harness action needs the agenda's choice worked out.
+            if !self.statics.is_empty() && !is_world_action(r, actions[i] as usize) {
+                for s in &mut self.statics[i] {
+                    follow_decision(s, r, actions[i] as usize);
+                }
             }
             let report = r
                 .step_with(&decision)
@@ -698,6 +704,12 @@ fn follow_begin<W: World + 'static>(s: &mut StaticHarness, r: &Env<W>) {
     if let Some(view) = suite_view(r) {
         s.begin(&view);
     }
+}
+
+/// Whether `template` is a world action ([`Template::Act`]): [`Agent::step_with`] calls the
+/// world for it, and the world's answer is the next event.
+fn is_world_action<W: World>(r: &Env<W>, template: usize) -> bool {
+    matches!(r.layout().template(template), Some(Template::Act { .. }))
 }
 
 /// The static teacher's copy moves on if `template`, about to be taken, is what it would
@@ -831,6 +843,73 @@ mod tests {
                     "{kind} {teacher:?}: {labelled} labels in 6,000 states"
                 );
             }
+        }
+    }
+
+    /// The static agendas skip working out their choice before a world action (the event it
+    /// brings back replans them): their labels are those of copies that work it out before
+    /// every action, on a learner's path that strays from them (every third step the first
+    /// legal template, otherwise the label) through whole episodes of every kind.
+    #[test]
+    fn static_labels_are_those_of_agendas_that_follow_every_action() {
+        let mut rng = SplitMix64(0);
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::new(kind, 80);
+            let n = 3;
+            let mut v = VecEnv::new(task, n, 0..3, 11).unwrap();
+            let al = v.actions();
+            let mut b = v.buffers().unwrap();
+            let mut eager = v.statics.clone();
+            let (mut labels, mut want) = (vec![0; n], vec![0; n]);
+            let (mut checked, mut world_actions) = (0, 0);
+            for s in 0..1_500 {
+                for (t, teacher) in [Teacher::Static, Teacher::StaticLean]
+                    .into_iter()
+                    .enumerate()
+                {
+                    v.teacher_actions(teacher, &mut labels).unwrap();
+                    for (i, r) in v.agents.iter().enumerate() {
+                        let view = r.view();
+                        want[i] = match eager[i][t].clone().decide(&view, &mut rng) {
+                            Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,
+                            _ => NO_LABEL,
+                        };
+                    }
+                    assert_eq!(labels, want, "{kind} {teacher:?} step {s}");
+                    checked += labels.iter().filter(|&&l| l != NO_LABEL).count();
+                }
+                v.teacher_actions(Teacher::Static, &mut labels).unwrap();
+                for i in 0..n {
+                    let m = &b.mask[i * al..(i + 1) * al];
+                    b.actions[i] = if labels[i] == NO_LABEL || (s + i) % 3 == 0 {
+                        pick(m, s + i)
+                    } else {
+                        labels[i]
+                    };
+                    for e in &mut eager[i] {
+                        follow_decision(e, &v.agents[i], b.actions[i] as usize);
+                    }
+                }
+                let acts: Vec<bool> = (0..n)
+                    .map(|i| is_world_action(&v.agents[i], b.actions[i] as usize))
+                    .collect();
+                world_actions += acts.iter().filter(|&&a| a).count();
+                v.step_into(&mut b).unwrap();
+                for i in 0..n {
+                    // An event (every world action brings one) or a new episode: a new agenda.
+                    if acts[i] || b.done[i] == 1 {
+                        eager[i]
+                            .iter_mut()
+                            .for_each(|e| follow_begin(e, &v.agents[i]));
+                    }
+                }
+            }
+            assert!(checked > 4_000, "{kind}: {checked} labels compared");
+            assert!(
+                world_actions > 500 && world_actions < 4_000,
+                "{kind}: {world_actions} world actions of 4,500"
+            );
+            assert!((0..n).all(|i| v.episodes(i) >= 2), "{kind}: whole episodes");
         }
     }
 
