@@ -87,6 +87,10 @@ def parser() -> argparse.ArgumentParser:
                     help="--suite DAgger: skip this share of the harness actions about to be "
                          "executed (the lean rule's choice instead), so that the learner is "
                          "taught the states that follow one left out")
+    ap.add_argument("--harness-cost", type=float, default=0.0,
+                    help="GRPO: charge each harness action this much more in the return the "
+                         "advantages compare (validation and model selection still use the "
+                         "task's own reward)")
     ap.add_argument("--rl", default="grpo", choices=["grpo", "rollouts"],
                     help="stage 2: GRPO over episodes sampled from the start (default), or "
                          "branching rollouts (copies of an environment try other templates at "
@@ -128,6 +132,8 @@ def main(argv=None) -> int:
             raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
         if not 0.0 <= args.skip_harness < 1.0:
             raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
+        if not args.harness_cost >= 0.0:
+            raise ValueError(f"--harness-cost is {args.harness_cost}: a cost of at least 0")
         if args.skip_harness and not args.suite:
             raise ValueError("--skip-harness needs --suite (the lean rule stands in for a "
                              "skipped harness action)")

@@ -549,15 +549,17 @@ def choose(best) -> dict:
     return max(reversed(ok), key=lambda c: (c["reward"], c["success"]))
 
 
-def group_advantages(traj, finished, group: int) -> list:
+def group_advantages(traj, finished, group: int, harness_cost: float = 0.0) -> list:
     """GRPO's batch: every step of every finished episode, as (obs, mask, action, old log-prob,
-    advantage), the advantage being the episode's return less its group's mean, over the
-    group's standard deviation; a group in which no episode succeeded gives no steps.
-    Environments `g*group .. (g+1)*group` form group `g`."""
+    advantage), the advantage being the episode's return (its reward less `harness_cost` per
+    harness action) less its group's mean, over the group's standard deviation; a group in
+    which no episode succeeded gives no steps. Environments `g*group .. (g+1)*group` form
+    group `g`."""
     batch = []
     for g in range(len(finished) // group):
         members = range(g * group, (g + 1) * group)
-        R = np.array([finished[i]["reward"] for i in members])
+        R = np.array([finished[i]["reward"] - harness_cost * finished[i]["harness_actions"]
+                      for i in members])
         if not any(finished[i]["success"] for i in members):
             # A group where no member succeeded says nothing about what success costs; what
             # it would teach is to fail cheaply, that is to give up at once (the reward
@@ -598,6 +600,21 @@ def grpo_update(net, ref, opt, batch, epochs: int, minibatch: int, kl_coef: floa
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step()
     net.eval()
+
+
+def sample(logits, mask: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    """A template per row of ``logits`` (a batch), drawn from their softmax over the legal
+    templates of ``mask``, and its log-probability. The Gumbel-max trick: the argmax of the
+    log-probabilities less the logs of standard exponential draws (from the numpy generator
+    ``rng``) is a draw from the softmax. The same distribution as
+    ``torch.distributions.Categorical(logits=logits).sample()``, which took a third of a GRPO
+    iteration on batches of 64 (its normalisation and ``torch.multinomial``); this takes a
+    fifth of its time."""
+    logp = torch.log_softmax(logits, -1).numpy()
+    score = logp - np.log(rng.standard_exponential(logp.shape))
+    score[mask == 0] = -np.inf
+    a = score.argmax(1)
+    return a, logp[np.arange(len(a)), a]
 
 
 def warm_up(source, env, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -648,10 +665,8 @@ def grpo(net, source, args, log, deadline: float, best, rng):
                     obs, mask = env.obs.copy(), env.mask.copy()
                     with torch.no_grad():
                         logits, _ = net(tensor(obs), tensor(mask))
-                        dist = torch.distributions.Categorical(logits=logits)
-                        a = dist.sample()
-                        logp = dist.log_prob(a)
-                    a_np, warming = warm_up(source, env, a.numpy().astype(np.uint32))
+                    a, logp = sample(logits, mask, rng)
+                    a_np, warming = warm_up(source, env, a.astype(np.uint32))
                     done = env.step(a_np)[3]
                     for i in range(n):
                         if finished[i] is None and not warming[i]:
@@ -660,7 +675,7 @@ def grpo(net, source, args, log, deadline: float, best, rng):
                                 finished[i] = env.last_episode(i)
             finally:
                 env.close()
-            batch += group_advantages(traj, finished, G)
+            batch += group_advantages(traj, finished, G, float(getattr(args, "harness_cost", 0.0)))
             eps += finished
         if batch:
             grpo_update(net, ref, opt, batch, args.rl_epochs,

@@ -236,6 +236,23 @@ def test_the_commands_say_what_is_wrong(tmp_path, capsys):
     assert train.main(["--suite", "migration", "--teacher", "static", "--out", out,
                        "--skip-harness", "1"]) == 2
     assert "--skip-harness is 1.0" in capsys.readouterr().err
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", out,
+                       "--harness-cost", "-0.01"]) == 2
+    assert "--harness-cost is -0.01" in capsys.readouterr().err
+
+
+def test_a_harness_cost_favours_the_group_member_with_fewer_harness_actions():
+    """Two members of a group with the same reward: without a harness cost neither is
+    favoured; with one, the member with fewer harness actions gets the positive advantage. A
+    group where nobody succeeded still sits out."""
+    ep = [{"reward": 1.3, "success": True, "harness_actions": h} for h in (40, 10)]
+    traj = [[(np.zeros(2), np.ones(2), 0, 0.0)], [(np.zeros(2), np.ones(2), 1, 0.0)]]
+    plain = training.group_advantages(traj, ep, 2)
+    assert [b[4] for b in plain] == [0.0, 0.0]
+    costly = training.group_advantages(traj, ep, 2, harness_cost=0.001)
+    assert costly[0][4] < 0 < costly[1][4]
+    failed = [dict(e, success=False) for e in ep]
+    assert training.group_advantages(traj, failed, 2, harness_cost=0.001) == []
 
 
 def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
@@ -519,3 +536,30 @@ def test_model_selection_keeps_only_the_checkpoints_it_could_still_choose():
         best = training.select(best, {"success_rate": 1.0, "mean_reward": i / 50,
                                       "mean_harness_actions": 0.0}, net, ("it", i))
     assert [c["tag"] for c in best["all"]] == [("it", 49)]
+
+
+def test_grpo_samples_legal_templates_from_the_policys_softmax():
+    """GRPO's sampler draws each row's template with the softmax's probabilities, never an
+    illegal one, and gives the drawn template's log-probability."""
+    import torch
+
+    rng = np.random.default_rng(3)
+    mask = np.zeros((4, 6), np.uint8)
+    mask[0, :] = 1
+    mask[1, [1, 4]] = 1
+    mask[2, 5] = 1
+    mask[3, [0, 2, 3]] = 1
+    raw = torch.tensor([[0.0, 1.0, 2.0, -1.0, 0.5, 0.0]] * 4)
+    logits = raw + (torch.tensor(mask, dtype=torch.float32) - 1.0) * 1e9
+    want = torch.softmax(logits, -1).numpy()
+    draws = 40_000
+    counts = np.zeros_like(want)
+    for _ in range(draws // 100):
+        for _ in range(100):
+            a, logp = training.sample(logits, mask, rng)
+            counts[np.arange(4), a] += 1
+            assert np.allclose(logp, np.log(want[np.arange(4), a]), atol=1e-5)
+    assert counts[mask == 0].sum() == 0
+    # Within five standard errors of every probability.
+    se = np.sqrt(want * (1 - want) / draws)
+    assert np.all(np.abs(counts / draws - want) <= 5 * se + 1e-9), counts / draws
