@@ -4,9 +4,12 @@
 # 16 organisations (12.5 episodes an organisation, in seed order, so that each agent's
 # experience store fills as it would in use). Prints a Markdown table: success, mean reward
 # with its 95% confidence interval (1.96 standard errors), harness actions and recalls per
-# episode. Seeds and organisations are ones no test and no training uses.
+# episode. Seeds and organisations are ones no test and no training uses. AGENTS (a
+# space-separated list of `evoharness eval --agent` names) replaces the default agents: the
+# tuned rule's hints (bounds on what better remedy choices could gain) are
+# `AGENTS="tuned tuned:hint-usual tuned:hint-drift tuned:hint-unknown tuned:hint-all"`.
 #
-#   scripts/v2-sweep.sh [HORIZON...]
+#   [AGENTS="..."] scripts/v2-sweep.sh [HORIZON...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 horizons=("$@")
@@ -18,7 +21,7 @@ echo "| family | horizon | agent | success | reward (95% CI) | harness actions |
 echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
 for task in migration records orchestration; do
   for h in "${horizons[@]}"; do
-    for agent in oracle tuned tuned:recall tuned:favourite lean-harness static-harness; do
+    for agent in ${AGENTS:-oracle tuned tuned:recall tuned:favourite lean-harness static-harness}; do
       "$bin" eval --scenario v2 --task "$task" --agent "$agent" --horizon "$h" \
         --seeds 20000..20200 --organisations 2000..2016 --threads "${THREADS:-2}" --json |
         python3 -c 'import json, sys

@@ -55,7 +55,9 @@ Options:
   --agent AGENT        append-only (or append-only:W for a window of W entries; default 48),
                        static-harness, static-lean-harness (its bookkeeping around the lean
                        rule), lean-harness, tuned (the best rule for v2; variants
-                       tuned:plain, tuned:recall, tuned:favourite), oracle, random, or
+                       tuned:plain, tuned:recall, tuned:favourite; any of them with
+                       :hint-usual, :hint-drift, :hint-unknown or :hint-all reads that
+                       part of the hidden remedies: a bound, not a rule), oracle, random, or
                        policy:PATH (a policy made for the suite: 16 facts, 8 steps, 4 lessons,
                        8 tools)
   --seeds A..B         episode seeds A to B-1 (default 0..100)

@@ -7,7 +7,7 @@
 //! | [`StaticHarness::over_lean`] | the workspace, mechanically | the static harness's harness actions, then the lean harness's world action: the same bookkeeping around a rule that needs little of it (a start for harness annealing). |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
 //! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once (v2: and mark a remedy that failed). What a trained policy should learn to do, and a teacher to imitate. |
-//! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2, seeing only what a policy sees: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2, and a teacher. |
+//! | [`TunedHarness`] | the workspace and the experience store | the lean rules tuned for v2, seeing only what a policy sees: recall a code's lesson that is not in the working set, guess the organisation's favourite remedy for an unknown code. The best rule written for v2, and a teacher. With a [`Hint`] it reads part of the hidden state: a bound, not a rule. |
 //! | [`RandomAgent`] | none | a uniformly random legal template: the floor. |
 //!
 //! All but the append-only baseline act through the structured-v1 templates, exactly as a
@@ -322,10 +322,60 @@ impl Controller<SuiteWorld> for LeanHarness {
 /// no trace in the workspace, so before recalling it tracks the code: a `code` fact
 /// confirmed at the last step (staleness 0) means "recall now", one step older (1) means "the
 /// recall is done: guess", older ones are refreshed first.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TunedHarness {
     recall: bool,
     favourite: bool,
+    hint: Hint,
+}
+
+/// What a [`TunedHarness`] may read of the world's hidden state when it picks the first remedy
+/// for a rejected item (`tuned:hint-…`): not a rule, a bound. Each hint gives the rule one
+/// piece of knowledge about remedies for free and leaves everything else as it was, so the
+/// difference it makes to the tuned rule's reward is what that knowledge is worth, and more
+/// than any agent that sees only what a policy sees can gain from it. `scripts/v2-gap.py`
+/// prints them; `examples/train/README.md` ("v2: a policy against the best rule") quotes them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hint {
+    /// None: the rule itself.
+    #[default]
+    None,
+    /// A code whose sound lesson is in the working set gets its usual remedy when that is this
+    /// episode's (drift elsewhere left as the rule meets it). The memory a perfect agent could
+    /// keep from what it sees: a lesson a past drift overwrote is back to the usual remedy.
+    Usual,
+    /// A code whose sound lesson is in the working set gets this episode's remedy: drift known
+    /// in advance.
+    Drift,
+    /// A code with no lesson (after the recall) gets this episode's remedy: what no agent can
+    /// know of a code it never met.
+    Unknown,
+    /// Both [`Hint::Drift`] and [`Hint::Unknown`]: every first remedy is right.
+    All,
+}
+
+impl Hint {
+    /// Every hint, [`Hint::None`] first.
+    pub const ALL: [Hint; 5] = [
+        Hint::None,
+        Hint::Usual,
+        Hint::Drift,
+        Hint::Unknown,
+        Hint::All,
+    ];
+
+    /// The remedy this hint names for a code (`lesson`: whether a sound lesson for it is in
+    /// the working set), or `None` where the rule should decide.
+    fn remedy(self, world: &SuiteWorld, code: &Value, lesson: bool) -> Option<u16> {
+        let (usual, now) = world.code_remedies(code)?;
+        match self {
+            Hint::Usual if lesson && now == usual => Some(usual),
+            Hint::Drift if lesson => Some(now),
+            Hint::Unknown if !lesson => Some(now),
+            Hint::All => Some(now),
+            _ => None,
+        }
+    }
 }
 
 impl Default for TunedHarness {
@@ -337,17 +387,64 @@ impl Default for TunedHarness {
 impl TunedHarness {
     /// The rule with recalls and favourite-first guesses switched on or off.
     pub fn new(recall: bool, favourite: bool) -> Self {
-        Self { recall, favourite }
+        Self {
+            recall,
+            favourite,
+            hint: Hint::None,
+        }
     }
 
-    /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`.
-    pub fn label(&self) -> &'static str {
-        match (self.recall, self.favourite) {
+    /// The same rule reading what `hint` says of the hidden state (a bound, not a rule).
+    pub fn with_hint(self, hint: Hint) -> Self {
+        Self { hint, ..self }
+    }
+
+    /// Its hint.
+    pub fn hint(&self) -> Hint {
+        self.hint
+    }
+
+    /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`; with a hint
+    /// (on the full rule), `tuned:hint-usual`, `tuned:hint-drift`, `tuned:hint-unknown`,
+    /// `tuned:hint-all`.
+    pub fn label(&self) -> String {
+        let rule = match (self.recall, self.favourite) {
             (true, true) => "tuned",
             (false, false) => "tuned:plain",
             (true, false) => "tuned:recall",
             (false, true) => "tuned:favourite",
+        };
+        match self.hint {
+            Hint::None => rule.into(),
+            Hint::Usual => format!("{rule}:hint-usual"),
+            Hint::Drift => format!("{rule}:hint-drift"),
+            Hint::Unknown => format!("{rule}:hint-unknown"),
+            Hint::All => format!("{rule}:hint-all"),
         }
+    }
+
+    /// The agent a `tuned…` name stands for (see [`TunedHarness::label`]), or `None`.
+    pub fn parse(name: &str) -> Option<Self> {
+        let (rule, hint) = match name.split_once(":hint-") {
+            Some((rule, hint)) => (rule, Some(hint)),
+            None => (name, None),
+        };
+        let base = match rule {
+            "tuned" => Self::new(true, true),
+            "tuned:plain" => Self::new(false, false),
+            "tuned:recall" => Self::new(true, false),
+            "tuned:favourite" => Self::new(false, true),
+            _ => return None,
+        };
+        let hint = match hint {
+            None => Hint::None,
+            Some("usual") => Hint::Usual,
+            Some("drift") => Hint::Drift,
+            Some("unknown") => Hint::Unknown,
+            Some("all") => Hint::All,
+            Some(_) => return None,
+        };
+        Some(base.with_hint(hint))
     }
 
     fn rejected(&self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Result<Decision> {
@@ -370,12 +467,24 @@ impl TunedHarness {
                 _ => return index(layout, Template::Track { field: f }),
             }
         }
+        let item = field(e, kind.item_key()).map(Source::Field);
+        if self.hint != Hint::None
+            && let Some(c) = code
+        {
+            let x = ws.experience();
+            let lesson = x.find(c).map(|l| &x.lessons()[l]);
+            // A lesson marked harmful means a remedy failed for this item: the rule goes on.
+            if lesson.is_none_or(|l| l.harmful <= l.helpful)
+                && let Some(t) = self.hint.remedy(view.world, c, lesson.is_some())
+            {
+                return act(layout, t, item);
+            }
+        }
         let unknown = if self.favourite {
             favourite(ws)
         } else {
             REMEDIES[0]
         };
-        let item = field(e, kind.item_key()).map(Source::Field);
         act(layout, remedy_for(ws, code, unknown), item)
     }
 }
@@ -402,7 +511,7 @@ fn favourite(ws: &HeapWorkspace) -> u16 {
 
 impl Controller<SuiteWorld> for TunedHarness {
     fn name(&self) -> String {
-        self.label().into()
+        self.label()
     }
 
     fn capacities(&self) -> Capacities {

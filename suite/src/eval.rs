@@ -34,13 +34,9 @@ pub enum AgentSpec {
     StaticLean,
     /// [`LeanHarness`].
     LeanHarness,
-    /// [`TunedHarness`], with recalls and favourite-first guesses on or off.
-    Tuned {
-        /// Recall an absent code's lesson from the store first.
-        recall: bool,
-        /// Guess the working set's favourite remedy for an unknown code.
-        favourite: bool,
-    },
+    /// [`TunedHarness`] or one of its variants (recalls and favourite-first guesses on or off,
+    /// a [`Hint`](crate::baselines::Hint)).
+    Tuned(TunedHarness),
     /// [`Oracle`].
     Oracle,
     /// [`RandomAgent`].
@@ -69,9 +65,7 @@ impl AgentSpec {
             AgentSpec::StaticHarness => "static-harness".into(),
             AgentSpec::StaticLean => "static-lean-harness".into(),
             AgentSpec::LeanHarness => "lean-harness".into(),
-            AgentSpec::Tuned { recall, favourite } => {
-                TunedHarness::new(*recall, *favourite).label().into()
-            }
+            AgentSpec::Tuned(t) => t.label(),
             AgentSpec::Oracle => "oracle".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
@@ -85,9 +79,7 @@ impl AgentSpec {
             AgentSpec::StaticHarness => Box::new(StaticHarness::default()),
             AgentSpec::StaticLean => Box::new(StaticHarness::over_lean()),
             AgentSpec::LeanHarness => Box::new(LeanHarness),
-            AgentSpec::Tuned { recall, favourite } => {
-                Box::new(TunedHarness::new(*recall, *favourite))
-            }
+            AgentSpec::Tuned(t) => Box::new(*t),
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -113,7 +105,8 @@ impl FromStr for AgentSpec {
     type Err = String;
 
     /// `append-only`, `append-only:W`, `static-harness`, `static-lean-harness`, `lean-harness`, `tuned` (or
-    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`), `oracle`, `random` or `policy:PATH`
+    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`, each with an optional `:hint-usual`,
+    /// `:hint-drift`, `:hint-unknown` or `:hint-all`), `oracle`, `random` or `policy:PATH`
     /// (loaded with the default [`PolicyBuilder`]).
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         Ok(match s {
@@ -121,26 +114,12 @@ impl FromStr for AgentSpec {
             "static-harness" => AgentSpec::StaticHarness,
             "static-lean-harness" => AgentSpec::StaticLean,
             "lean-harness" => AgentSpec::LeanHarness,
-            "tuned" => AgentSpec::Tuned {
-                recall: true,
-                favourite: true,
-            },
-            "tuned:plain" => AgentSpec::Tuned {
-                recall: false,
-                favourite: false,
-            },
-            "tuned:recall" => AgentSpec::Tuned {
-                recall: true,
-                favourite: false,
-            },
-            "tuned:favourite" => AgentSpec::Tuned {
-                recall: false,
-                favourite: true,
-            },
             "oracle" => AgentSpec::Oracle,
             "random" => AgentSpec::Random,
             _ => {
-                if let Some(w) = s.strip_prefix("append-only:") {
+                if let Some(t) = TunedHarness::parse(s) {
+                    AgentSpec::Tuned(t)
+                } else if let Some(w) = s.strip_prefix("append-only:") {
                     let w = w.parse::<usize>().ok().filter(|&w| w >= 2).ok_or_else(|| {
                         format!("append-only:W needs a window W of at least 2, not {w:?}")
                     })?;
@@ -149,7 +128,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite], oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:hint-usual|drift|unknown|all], oracle, random or policy:PATH"
                     ));
                 }
             }

@@ -236,6 +236,18 @@ impl SuiteWorld {
         &self.remedies[..self.ncodes()]
     }
 
+    /// The usual remedy of the code an event names (`code: "E<number>"`) and its remedy in
+    /// this episode (the usual one unless it drifted), or `None` for a value that names none of
+    /// the organisation's codes. Hidden state, like [`SuiteWorld::remedy`]: for the oracle and
+    /// for bounds ([`Hint`](crate::baselines::Hint)), never for rules that see what a policy
+    /// sees.
+    pub fn code_remedies(&self, code: &Value) -> Option<(u16, u16)> {
+        let Value::Text(t) = code else { return None };
+        let number: u16 = t.strip_prefix('E')?.parse().ok()?;
+        let c = self.codes().iter().position(|&(k, _)| k == number)?;
+        Some((self.codes[c].1, self.remedies[c]))
+    }
+
     fn ncodes(&self) -> usize {
         usize::from(self.config.faults.codes).clamp(1, CODES_MAX)
     }

@@ -302,3 +302,64 @@ fn an_action_the_rest_of_the_budget_cannot_pay_for_ends_the_episode() {
     assert!(!stats.success);
     assert_eq!(stats.cost, 6, "{stats:?}");
 }
+
+/// The tuned rule's hints are what they say: told every remedy (`hint-all`) it never tries a
+/// wrong one; told only the usual remedies of the codes it has lessons for (`hint-usual`) it
+/// fails less often than the rule but still fails where a remedy drifted or a code is new;
+/// and every hint earns at least the rule's reward on the same seeds (it only removes wrong
+/// tries). The names parse back to the same agents.
+#[test]
+fn the_tuned_rules_hints_remove_the_wrong_remedies_they_name() {
+    use evoharness_suite::baselines::{Hint, TunedHarness};
+    for hint in Hint::ALL {
+        for rule in ["tuned", "tuned:plain", "tuned:recall", "tuned:favourite"] {
+            let t = TunedHarness::parse(rule).unwrap().with_hint(hint);
+            assert_eq!(TunedHarness::parse(&t.label()), Some(t), "{}", t.label());
+            assert_eq!(t.label().parse::<AgentSpec>().unwrap().name(), t.label());
+        }
+    }
+    for bad in [
+        "tuned:hint-",
+        "tuned:hint-some",
+        "tuned:hint-all:hint-all",
+        "tuned:fancy",
+    ] {
+        assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+    }
+    for kind in TaskKind::ALL {
+        let task = TaskConfig::v2(kind, 100);
+        // One organisation's episodes on one agent, so that lessons carry over.
+        let run = |hint: Hint| {
+            let rec = Recording {
+                inner: TunedHarness::default().with_hint(hint),
+                decisions: Vec::new(),
+            };
+            let mut agent =
+                Agent::new(rec, SuiteWorld::new(task, 31), agent_config(&task, 0)).unwrap();
+            let mut reward = 0.0;
+            for seed in 0..24 {
+                let stats = episode::run(&mut agent, 9_500 + seed, u64::MAX, None).unwrap();
+                assert!(stats.success, "{kind} {hint:?} seed {seed}: {stats:?}");
+                reward += stats.reward;
+            }
+            let decisions = &agent.controller().decisions;
+            let failed = decisions
+                .iter()
+                .filter(|d| d.contains("remedy_failed"))
+                .count();
+            (failed, reward)
+        };
+        let (rule, rule_reward) = run(Hint::None);
+        let (usual, usual_reward) = run(Hint::Usual);
+        let (all, all_reward) = run(Hint::All);
+        assert_eq!(all, 0, "{kind}: every remedy named, none fails");
+        assert!(
+            0 < usual && usual < rule,
+            "{kind}: {usual} of the rule's {rule} failures"
+        );
+        assert!(
+            all_reward > usual_reward && usual_reward > rule_reward,
+            "{kind}: rewards {all_reward} {usual_reward} {rule_reward}"
+        );
+    }
+}
