@@ -186,7 +186,7 @@ def run(args, source) -> int:
     world = args.world or f"suite:{args.suite}"
     log(event="start", world=world, source=args.teacher or str(args.demos),
         settings=settings, obs_len=lay["obs_len"], actions=lay["actions"], tools=tools,
-        args={k: str(v) for k, v in vars(args).items() if k != "argv"})
+        cpu=cpu(), args={k: str(v) for k, v in vars(args).items() if k != "argv"})
     net = T.Net(lay["obs_len"], lay["actions"], args.hidden)
     t0 = time.time()
     deadline1 = t0 + 60 * args.minutes * 0.5
@@ -278,13 +278,36 @@ def load_check(path) -> str:
 
 
 def versions() -> dict:
+    """What a record's numbers depend on besides its command: the packages, and the CPU. A run
+    repeats a record bit for bit only on the same kind of CPU: torch picks its kernels by
+    instruction set (``cpu``: the one it picked), and they round differently
+    (``examples/train/README.md``, "Reproducing a record")."""
     import onnx
     import torch
 
     from . import version
 
     return {"torch": torch.__version__, "numpy": np.__version__, "onnx": onnx.__version__,
-            "python": sys.version.split()[0], "evoharness": version()}
+            "python": sys.version.split()[0], "evoharness": version(), "cpu": cpu()}
+
+
+def cpu() -> str:
+    """The CPU as a record names it: architecture, model (where the system says it) and the
+    instruction set of torch's kernels, e.g. ``x86_64, AMD EPYC, torch kernels AVX512``."""
+    import platform
+
+    import torch
+
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f
+                          if line.startswith("model name")), "")
+    except OSError:
+        pass
+    parts = [platform.machine() or "unknown", model,
+             f"torch kernels {torch.backends.cpu.get_cpu_capability()}"]
+    return ", ".join(p for p in parts if p)
 
 
 if __name__ == "__main__":

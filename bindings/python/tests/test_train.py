@@ -56,11 +56,14 @@ def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_pat
     assert int(meta["evoharness.actions"]) == lay["actions"]
     rows = [json.loads(x) for x in (tmp_path / "smoke.train.jsonl").read_text().splitlines()]
     assert rows[0]["event"] == "start" and rows[-1]["event"] == "done"
+    # The CPU, on which bit-for-bit repetition depends: torch's kernels named.
+    assert "torch kernels " in rows[0]["cpu"] and rows[0]["cpu"] == train.cpu()
     assert any(r.get("stage") == 1 for r in rows) and any(r.get("stage") == 2 for r in rows)
     assert rows[-1]["load_check"].startswith("ok")
     assert (tmp_path / "smoke.training.svg").read_text().startswith("<svg")
     record = json.loads((tmp_path / "smoke.json").read_text())
     assert record["tools"] == ["next_ticket", "answer", "escalate", "pause"]
+    assert record["versions"]["cpu"] == train.cpu()
     assert record["command"].endswith(f"--out {out} --smoke --quiet --eval-seeds 1000000..1000010")
     assert record["held_out"]["episodes"] == 10 and record["held_out"]["via"] == "agent"
     r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{out}", "--seeds", SEEDS])
