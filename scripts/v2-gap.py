@@ -82,9 +82,9 @@ def main() -> int:
     print("| agent | " + " | ".join(COLUMNS) +
           f" | budget spent | mean reward | reward per unit | gain over {args.agents[0]}, paired |")
     print("| --- |" + " ---: |" * (len(COLUMNS) + 4))
-    first = None
+    first = None  # the first agent's budget spent per episode, if it succeeded in every one
     with tempfile.TemporaryDirectory() as tmp:
-        for agent in args.agents:
+        for i, agent in enumerate(args.agents):
             trace = pathlib.Path(tmp) / "trace.jsonl"
             out = subprocess.run(
                 [str(cli), "eval", "--scenario", "v2", "--task", args.task, "--agent", agent,
@@ -95,7 +95,8 @@ def main() -> int:
             n, total, spent = per_episode(trace)
             # Rewards are linear in the budget spent only where every episode succeeded.
             mine = spent if r["success_rate"] == 1.0 else None
-            first = mine if first is None else first
+            if i == 0:
+                first = mine
             gain = paired(first, mine, 0.6 / r["budget"]) if first and mine else "n/a"
             cells = [f"{total[c] / n:.1f}" for c in COLUMNS]
             print(f"| {agent} | " + " | ".join(cells) +

@@ -399,14 +399,9 @@ impl TunedHarness {
         Self { hint, ..self }
     }
 
-    /// Its hint.
-    pub fn hint(&self) -> Hint {
-        self.hint
-    }
-
-    /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`; with a hint
-    /// (on the full rule), `tuned:hint-usual`, `tuned:hint-drift`, `tuned:hint-unknown`,
-    /// `tuned:hint-all`.
+    /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`; with a hint,
+    /// that name and `:hint-usual`, `:hint-drift`, `:hint-unknown` or `:hint-all` (so
+    /// `tuned:hint-usual` is the full rule with [`Hint::Usual`]).
     pub fn label(&self) -> String {
         let rule = match (self.recall, self.favourite) {
             (true, true) => "tuned",
