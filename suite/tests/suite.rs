@@ -336,6 +336,8 @@ fn the_tuned_rules_hints_remove_the_wrong_remedies_they_name() {
             };
             let mut agent =
                 Agent::new(rec, SuiteWorld::new(task, 31), agent_config(&task, 0)).unwrap();
+            // As in an evaluation: an experience store behind the working set.
+            agent.set_experience_store(task.store().expect("v2 has a store"));
             let mut reward = 0.0;
             for seed in 0..24 {
                 let stats = episode::run(&mut agent, 9_500 + seed, u64::MAX, None).unwrap();
