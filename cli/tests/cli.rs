@@ -569,6 +569,51 @@ fn eval_prints_a_table_or_json_with_every_field() {
         (&"v2".into(), &"tuned".into())
     );
     assert_eq!(v["budget"], 2 * (4 * 100 + 256));
+    assert!(v.get("paired").is_none(), "only with --against");
+    // Against another agent on the same episodes: the paired gain, in the JSON and the table.
+    // The rule against itself is the same in every episode.
+    let o = evoharness(&[&args[..], &["--against", "tuned", "--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let p = &v["paired"];
+    assert_eq!(
+        (&p["against"], &p["episodes"]),
+        (&"tuned".into(), &4.into())
+    );
+    assert_eq!(
+        (&p["same"], &p["mean_reward_gain"]),
+        (&4.into(), &0.0.into())
+    );
+    // Told every remedy it is never worse than the rule, and better in some episode.
+    let hinted = [
+        "eval",
+        "--task",
+        "orchestration",
+        "--agent",
+        "tuned:hint-all",
+    ];
+    let rest = [
+        "--against",
+        "tuned",
+        "--scenario",
+        "v2",
+        "--seeds",
+        "0..8",
+        "--horizon",
+        "100",
+    ];
+    let o = evoharness(&[&hinted[..], &rest[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let p = &v["paired"];
+    assert_eq!(p["worse"], 0, "{p}");
+    assert!(p["better"].as_u64().unwrap() > 0, "{p}");
+    assert!(p["mean_reward_gain"].as_f64().unwrap() > 0.0, "{p}");
+    let o = evoharness(&[&hinted[..], &rest[..]].concat());
+    assert!(
+        stdout(&o).contains("reward against tuned (standard error over 8 episodes"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -599,7 +644,7 @@ fn eval_sweep_writes_a_plot_with_a_line_per_agent() {
 
 #[test]
 fn eval_mistakes_are_named() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["eval", "--agent", "oracle"], "missing --task"),
         (
             &[
@@ -631,6 +676,31 @@ fn eval_mistakes_are_named() {
         (
             &["eval", "--sweep", "--task", "records"],
             "--sweep needs --out",
+        ),
+        (
+            &[
+                "eval",
+                "--sweep",
+                "--task",
+                "records",
+                "--against",
+                "oracle",
+                "--out",
+                "x.svg",
+            ],
+            "--against goes with one evaluation",
+        ),
+        (
+            &[
+                "eval",
+                "--task",
+                "records",
+                "--agent",
+                "oracle",
+                "--against",
+                "wise",
+            ],
+            "unknown agent \"wise\"",
         ),
     ];
     for (args, want) in cases {
