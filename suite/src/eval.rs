@@ -264,7 +264,7 @@ pub struct Paired {
     pub better: u64,
     /// Episodes in which it earned less.
     pub worse: u64,
-    /// Episodes in which both earned the same.
+    /// Episodes in which both earned the same (within 10⁻⁹).
     pub same: u64,
 }
 
@@ -285,14 +285,17 @@ impl Paired {
         }
         let diff = mine.iter().zip(theirs).map(|(a, b)| a.reward - b.reward);
         let count = |keep: fn(f64) -> bool| diff.clone().filter(|&d| keep(d)).count() as u64;
+        // Rewards this close are the same: computed along different paths (a policy's agent,
+        // a rule's), equal episodes may differ in the last bits.
+        const SAME: f64 = 1e-9;
         Ok(Self {
             against,
             episodes: mine.len() as u64,
             mean_reward_gain: diff.clone().sum::<f64>() / mine.len() as f64,
             gain_se: standard_error(diff.clone()),
-            better: count(|d| d > 0.0),
-            worse: count(|d| d < 0.0),
-            same: count(|d| d == 0.0),
+            better: count(|d| d > SAME),
+            worse: count(|d| d < -SAME),
+            same: count(|d| d.abs() <= SAME),
         })
     }
 }
@@ -537,6 +540,9 @@ mod tests {
         assert!((p.gain_se - want).abs() < 1e-12, "{p:?}");
         assert_eq!((p.episodes, p.better, p.worse, p.same), (4, 2, 1, 1));
         assert_eq!(p.against, "rule");
+        // Rewards a few ulps apart (computed along different paths) are the same.
+        let p = Paired::new("rule".into(), &[ep(1.3 + 1e-15)], &[ep(1.3)]).unwrap();
+        assert_eq!((p.better, p.worse, p.same), (0, 0, 1));
         // Not the same episodes: refused, not truncated.
         assert!(Paired::new("rule".into(), &mine, &theirs[..3]).is_err());
         assert!(Paired::new("rule".into(), &[], &[]).is_err());

@@ -114,15 +114,68 @@ def random_env(factory, settings, seeds, rng_seed: int) -> list[dict]:
     return _env_rows(factory, settings, seeds, choose)
 
 
+SAME_REWARD = 1e-9
+"""Two episodes' rewards this close count as the same in :func:`paired`."""
+
+
+def paired(mine: list[dict], theirs: list[dict], against: str) -> dict:
+    """One agent's episodes against another's on the same seeds, in order: the mean of the
+    per-episode differences in reward, its standard error, and the episodes in which the first
+    did better, worse and the same (the fields of `evoharness eval --against`'s ``paired``).
+    Two agents on the same seeds meet the same world, so the paired interval is far tighter
+    than their own."""
+    if len(mine) != len(theirs) or not mine:
+        raise ValueError(f"a paired comparison needs the same episodes on both sides: "
+                         f"{len(mine)} against {len(theirs)}")
+    d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
+    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 0.0
+    # Within SAME_REWARD of each other counts as the same: the embedded agent and an
+    # environment compute a reward along different paths, a few ulps apart.
+    return {"against": against, "episodes": len(d), "mean_reward_gain": float(d.mean()),
+            "gain_se": se, "better": int((d > SAME_REWARD).sum()),
+            "worse": int((d < -SAME_REWARD).sum()),
+            "same": int((np.abs(d) <= SAME_REWARD).sum())}
+
+
 def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, via: str = "agent",
-             rng_seed: int = 0) -> dict:
+             rng_seed: int = 0, against: str | None = None) -> dict:
     """The figures for ``agent`` (``policy:PATH``, ``teacher:MODULE:CALLABLE``, ``random``) on
-    ``world`` (``MODULE:FACTORY``) over ``seeds``."""
+    ``world`` (``MODULE:FACTORY``) over ``seeds``; with ``against`` (another such agent), also
+    ``paired``: :func:`paired` over the same seeds."""
+    t0 = time.time()
+    rows, settings, via = _episodes(world, agent, seeds, horizon, via, rng_seed)
+    s = _summary(rows)
+    by_verb = None  # the embedded agent's summary counts harness actions, not their verbs
+    if all("harness_by_verb" in r for r in rows):
+        by_verb = {k: float(np.mean([r["harness_by_verb"][k] for r in rows]))
+                   for k in rows[0]["harness_by_verb"]}
+    # The fields of `evoharness eval --json` that a world of any kind has, plus the reward's
+    # standard error and how the policy ran.
+    out = {"world": world, "agent": agent, "via": via,
+           "seeds": f"{seeds.start}..{seeds.stop}", "horizon": settings["budget"],
+           "budget": settings["budget"], "episodes": s["episodes"],
+           "success_rate": s["success_rate"], "integrity_violations": s["violations"],
+           "violations_in_successes": int(sum(r["violations"] for r in rows if r["success"])),
+           "mean_steps": s["mean_steps"], "mean_world_actions": s["mean_world_actions"],
+           "mean_harness_actions": s["mean_harness_actions"],
+           "harness_actions_by_verb": by_verb,
+           "mean_cost": s["mean_cost"],
+           "mean_reward": s["mean_reward"], "reward_se": s["reward_se"]}
+    if against is not None:
+        theirs, _, _ = _episodes(world, against, seeds, horizon, via, rng_seed)
+        out["paired"] = paired(rows, theirs, against)
+    out["wall_s"] = round(time.time() - t0, 2)
+    return out
+
+
+def _episodes(world: str, agent: str, seeds: range, horizon: int | None, via: str,
+              rng_seed: int) -> tuple[list[dict], dict, str]:
+    """``agent``'s episodes on ``world`` over ``seeds``, the world's settings, and how it ran
+    (``via``, or ``env`` for agents that are no policy)."""
     from .training import load_object, world_settings
 
     factory = load_object(world, "--world")
     settings = world_settings(factory, horizon)
-    t0 = time.time()
     if agent.startswith("policy:"):
         from .agent import check_policy
 
@@ -141,24 +194,7 @@ def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, v
         rows = random_env(factory, settings, seeds, rng_seed)
     else:
         raise ValueError(f"--agent {agent!r}: policy:PATH, teacher:MODULE:CALLABLE or random")
-    s = _summary(rows)
-    by_verb = None  # the embedded agent's summary counts harness actions, not their verbs
-    if all("harness_by_verb" in r for r in rows):
-        by_verb = {k: float(np.mean([r["harness_by_verb"][k] for r in rows]))
-                   for k in rows[0]["harness_by_verb"]}
-    # The fields of `evoharness eval --json` that a world of any kind has, plus the reward's
-    # standard error and how the policy ran.
-    return {"world": world, "agent": agent, "via": via if agent.startswith("policy:") else "env",
-            "seeds": f"{seeds.start}..{seeds.stop}", "horizon": settings["budget"],
-            "budget": settings["budget"], "episodes": s["episodes"],
-            "success_rate": s["success_rate"], "integrity_violations": s["violations"],
-            "violations_in_successes": int(sum(r["violations"] for r in rows if r["success"])),
-            "mean_steps": s["mean_steps"], "mean_world_actions": s["mean_world_actions"],
-            "mean_harness_actions": s["mean_harness_actions"],
-            "harness_actions_by_verb": by_verb,
-            "mean_cost": s["mean_cost"],
-            "mean_reward": s["mean_reward"], "reward_se": s["reward_se"],
-            "wall_s": round(time.time() - t0, 2)}
+    return rows, settings, via if agent.startswith("policy:") else "env"
 
 
 def main(argv=None) -> int:
@@ -166,6 +202,8 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--world", required=True, help="MODULE:FACTORY")
     ap.add_argument("--agent", required=True, help="policy:PATH, teacher:MODULE:CALLABLE or random")
+    ap.add_argument("--against", help="another agent, run on the same seeds: the mean gain in "
+                    "reward over it, episode by episode, with its standard error")
     ap.add_argument("--seeds", default="1000000..1000200", help="A..B (default 1000000..1000200)")
     ap.add_argument("--horizon", type=int, help="the step budget (default: the world's `budget`)")
     ap.add_argument("--via", choices=("agent", "env"), default="agent",
@@ -179,7 +217,7 @@ def main(argv=None) -> int:
 
     try:
         r = evaluate(args.world, args.agent, parse_seeds(args.seeds), args.horizon, args.via,
-                     args.rng_seed)
+                     args.rng_seed, args.against)
     except (ValueError, EvoharnessError) as e:
         print(f"evoharness.evaluate: {e}", file=sys.stderr)
         return 2
@@ -196,6 +234,11 @@ def main(argv=None) -> int:
               f"{r['mean_harness_actions']:.2f}/episode, world actions "
               f"{r['mean_world_actions']:.2f}, steps {r['mean_steps']:.2f}, violations "
               f"{r['integrity_violations']}")
+        if "paired" in r:
+            p = r["paired"]
+            print(f"  against {p['against']}: {p['mean_reward_gain']:+.4f} ± {p['gain_se']:.4f} "
+                  f"(SE) mean reward, paired over {p['episodes']} episodes (better in "
+                  f"{p['better']}, worse in {p['worse']}, the same in {p['same']})")
     bad = []
     if args.min_success is not None and r["success_rate"] < args.min_success:
         bad.append(f"success {r['success_rate']:.4f} < {args.min_success}")

@@ -94,6 +94,28 @@ def test_a_trained_policy_solves_held_out_tickets_through_the_embedded_agent(tra
     for r in (pol, tea, rnd):
         assert {"success_rate", "mean_reward", "reward_se", "mean_harness_actions",
                 "mean_steps", "integrity_violations"} <= set(r)
+        assert "paired" not in r
+    # Paired on the same seeds: the teacher against itself is the same in every episode; the
+    # policy against random gains what their means differ by, and is rarely worse.
+    same = run_json(capsys, ["--world", WORLD, "--agent", f"teacher:{TEACHER}", "--seeds", SEEDS,
+                             "--against", f"teacher:{TEACHER}"])["paired"]
+    assert (same["episodes"], same["same"]) == (40, 40)
+    assert (same["mean_reward_gain"], same["gain_se"]) == (0, 0)
+    r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{trained}", "--seeds", SEEDS,
+                          "--against", "random"])
+    p = r["paired"]
+    assert p["against"] == "random" and p["better"] + p["worse"] + p["same"] == 40
+    assert p["mean_reward_gain"] == pytest.approx(pol["mean_reward"] - rnd["mean_reward"])
+    assert p["better"] > p["worse"] and p["gain_se"] > 0
+    assert evaluate.main(["--world", WORLD, "--agent", "random", "--seeds", SEEDS,
+                          "--against", "clever"]) == 2
+    # Rewards a few ulps apart (the embedded agent's and an environment's) are the same.
+    p = evaluate.paired([{"reward": 1.3 + 1e-15}, {"reward": 1.5}],
+                        [{"reward": 1.3}, {"reward": 1.0}], "x")
+    assert (p["better"], p["worse"], p["same"]) == (1, 0, 1)
+    assert p["mean_reward_gain"] == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="the same episodes on both sides: 2 against 1"):
+        evaluate.paired([{"reward": 1.0}] * 2, [{"reward": 1.0}], "x")
 
 
 def test_the_embedded_agent_and_the_environment_play_the_same_episodes(trained):
