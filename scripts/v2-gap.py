@@ -11,18 +11,16 @@ Agents default to `oracle tuned lean-harness`; any `evoharness eval --agent` wor
 world calls of each kind, the harness actions of each verb, the budget spent and the mean
 reward, what a unit of budget is worth (0.6 / budget: the step penalty and the efficiency
 bonus together), so that each row's extra spending reads as reward, and each agent's gain in
-reward over the first agent, paired episode by episode (the same organisations and seeds; a
-successful episode's reward is linear in the budget it spent), with its 95% confidence
-interval: far tighter than the two agents' own intervals, which mostly measure how the
-episodes differ. The tuned rule's hints (`tuned:hint-usual` ...) bound what better remedy
-choices could gain:
+reward over the first agent, paired episode by episode on the same organisations and seeds
+(`evoharness eval --against`), with its 95% confidence interval: far tighter than the two
+agents' own intervals, which mostly measure how the episodes differ. The tuned rule's hints
+(`tuned:hint-usual` ...) bound what better remedy choices could gain:
 
     scripts/v2-gap.py tuned tuned:hint-usual tuned:hint-all
 """
 import argparse
 import collections
 import json
-import math
 import os
 import pathlib
 import subprocess
@@ -36,16 +34,14 @@ COLUMNS = ["fetch", "land", "wait", "remedy", "special", "track", "recall hit", 
            "commit"]
 
 
-def per_episode(trace: pathlib.Path) -> tuple[int, collections.Counter, list[int]]:
-    """Episodes, actions by kind over all of them, and each episode's budget spent."""
-    episodes, total, spent = 0, collections.Counter(), []
+def per_episode(trace: pathlib.Path) -> tuple[int, collections.Counter]:
+    """Episodes, and actions by kind over all of them."""
+    episodes, total = 0, collections.Counter()
     with trace.open() as f:
         for line in f:
             r = json.loads(line)
             if r["step"] == 1:
                 episodes += 1
-                spent.append(0)
-            spent[-1] += r["cost"]
             a = r["action"]
             verb = next(iter(a)) if isinstance(a, dict) else a
             if verb == "Act":
@@ -54,17 +50,7 @@ def per_episode(trace: pathlib.Path) -> tuple[int, collections.Counter, list[int
                 total["recall hit" if r["outcome"]["Recalled"] else "recall miss"] += 1
             elif verb in ("Track", "Note", "Commit"):
                 total[verb.lower()] += 1
-    return episodes, total, spent
-
-
-def paired(first: list[int], other: list[int], per_unit: float) -> str:
-    """`other`'s mean gain in reward over `first`, episode by episode, with its 95% interval."""
-    if len(first) != len(other) or len(first) < 2:
-        return "n/a"
-    d = [per_unit * (a - b) for a, b in zip(first, other)]
-    m = sum(d) / len(d)
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1))
-    return f"{m:+.4f} ± {1.96 * sd / math.sqrt(len(d)):.4f}"
+    return episodes, total
 
 
 def main() -> int:
@@ -82,22 +68,20 @@ def main() -> int:
     print("| agent | " + " | ".join(COLUMNS) +
           f" | budget spent | mean reward | reward per unit | gain over {args.agents[0]}, paired |")
     print("| --- |" + " ---: |" * (len(COLUMNS) + 4))
-    first = None  # the first agent's budget spent per episode, if it succeeded in every one
     with tempfile.TemporaryDirectory() as tmp:
-        for i, agent in enumerate(args.agents):
+        for agent in args.agents:
             trace = pathlib.Path(tmp) / "trace.jsonl"
+            # `--against` the first agent: the paired gain (`evoharness eval`'s own arithmetic).
             out = subprocess.run(
                 [str(cli), "eval", "--scenario", "v2", "--task", args.task, "--agent", agent,
-                 "--horizon", str(args.horizon), "--seeds", "20000..20200", "--organisations",
-                 "2000..2016", "--trace", str(trace), "--json"],
+                 "--against", args.agents[0], "--horizon", str(args.horizon), "--seeds",
+                 "20000..20200", "--organisations", "2000..2016", "--trace", str(trace),
+                 "--json"],
                 check=True, capture_output=True, text=True).stdout
             r = json.loads(out)
-            n, total, spent = per_episode(trace)
-            # Rewards are linear in the budget spent only where every episode succeeded.
-            mine = spent if r["success_rate"] == 1.0 else None
-            if i == 0:
-                first = mine
-            gain = paired(first, mine, 0.6 / r["budget"]) if first and mine else "n/a"
+            n, total = per_episode(trace)
+            p = r["paired"]
+            gain = f"{p['mean_reward_gain']:+.4f} ± {1.96 * p['gain_se']:.4f}"
             cells = [f"{total[c] / n:.1f}" for c in COLUMNS]
             print(f"| {agent} | " + " | ".join(cells) +
                   f" | {r['mean_cost']:.1f} | {r['mean_reward']:.4f} | {0.6 / r['budget']:.6f}"

@@ -535,8 +535,8 @@ mod tests {
         let p = Paired::new("rule".into(), &mine, &theirs).unwrap();
         // Differences 0.3, 0, -0.4, 0.1: mean 0, one the same, two better, one worse.
         assert!(p.mean_reward_gain.abs() < 1e-12, "{p:?}");
-        let d = [0.3, 0.0, -0.4, 0.1];
-        let want = standard_error(d.into_iter());
+        // Sample variance (0.09 + 0 + 0.16 + 0.01) / 3, over 4 episodes.
+        let want = (0.26f64 / 3.0 / 4.0).sqrt();
         assert!((p.gain_se - want).abs() < 1e-12, "{p:?}");
         assert_eq!((p.episodes, p.better, p.worse, p.same), (4, 2, 1, 1));
         assert_eq!(p.against, "rule");

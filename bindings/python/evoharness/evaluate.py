@@ -127,12 +127,13 @@ def paired(mine: list[dict], theirs: list[dict], against: str) -> dict:
     if len(mine) != len(theirs) or not mine:
         raise ValueError(f"a paired comparison needs the same episodes on both sides: "
                          f"{len(mine)} against {len(theirs)}")
+    from .training import standard_error
+
     d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
-    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 0.0
     # Within SAME_REWARD of each other counts as the same: the embedded agent and an
     # environment compute a reward along different paths, a few ulps apart.
     return {"against": against, "episodes": len(d), "mean_reward_gain": float(d.mean()),
-            "gain_se": se, "better": int((d > SAME_REWARD).sum()),
+            "gain_se": standard_error(d), "better": int((d > SAME_REWARD).sum()),
             "worse": int((d < -SAME_REWARD).sum()),
             "same": int((np.abs(d) <= SAME_REWARD).sum())}
 

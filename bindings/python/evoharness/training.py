@@ -369,12 +369,19 @@ def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: s
     return out
 
 
+def standard_error(x) -> float:
+    """The standard error of the mean of ``x``: sample standard deviation over the square root
+    of the count; 0 for fewer than two."""
+    x = np.asarray(x, np.float64)
+    return float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
 def summary(rows: list[dict]) -> dict:
     r = np.array([x["reward"] for x in rows], float)
     return {"episodes": len(rows),
             "success_rate": float(np.mean([x["success"] for x in rows])),
             "mean_reward": float(r.mean()),
-            "reward_se": float(r.std(ddof=1) / np.sqrt(len(r))) if len(r) > 1 else 0.0,
+            "reward_se": standard_error(r),
             "mean_harness_actions": float(np.mean([x["harness"] for x in rows])),
             "mean_world_actions": float(np.mean([x["world"] for x in rows])),
             "mean_steps": float(np.mean([x["steps"] for x in rows])),
