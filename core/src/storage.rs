@@ -102,6 +102,25 @@ impl<T: Default, S: Slots<T>> Table<T, S> {
         core::mem::take(&mut self.slots.as_mut()[self.len])
     }
 
+    /// Makes this table hold `other`'s items, slot by slot (nothing allocated); `Err(())` and
+    /// nothing changed if `other` holds more than this table can.
+    pub(crate) fn copy_from<S2: Slots<T>>(&mut self, other: &Table<T, S2>) -> Result<(), ()>
+    where
+        T: Clone,
+    {
+        if other.len > self.capacity() {
+            return Err(());
+        }
+        for (mine, theirs) in self.slots.as_mut().iter_mut().zip(other.as_slice()) {
+            mine.clone_from(theirs);
+        }
+        for s in &mut self.slots.as_mut()[other.len..self.len.max(other.len)] {
+            *s = T::default();
+        }
+        self.len = other.len;
+        Ok(())
+    }
+
     pub(crate) fn clear(&mut self) {
         for s in self.as_mut_slice() {
             *s = T::default();
@@ -127,5 +146,25 @@ mod tests {
         assert_eq!(t.as_slice(), &[2, 3, 5]);
         t.clear();
         assert_eq!(t.len(), 0);
+    }
+
+    #[test]
+    fn copy_from_takes_the_other_items_and_clears_the_rest() {
+        let mut a: Table<u32, [u32; 4]> = Table::new([0; 4]);
+        for x in [1, 2, 3] {
+            let _ = a.push(x);
+        }
+        let mut b: Table<u32, [u32; 2]> = Table::new([0; 2]);
+        let _ = b.push(9);
+        assert_eq!(a.copy_from(&b), Ok(()));
+        assert_eq!(a.as_slice(), &[9]);
+        // The slots past the copy are empty again, not stale.
+        assert_eq!(a.slots, [9, 0, 0, 0]);
+        // A bigger table does not fit a smaller one: nothing changes.
+        let _ = a.push(4);
+        let _ = a.push(5);
+        let _ = a.push(6);
+        assert_eq!(b.copy_from(&a), Err(()));
+        assert_eq!(b.as_slice(), &[9]);
     }
 }

@@ -79,6 +79,9 @@ pub enum CapacityError {
     Table,
     /// The tool count is 0 or above [`TOOLS_MAX`].
     Tools,
+    /// A copy to restore from ([`Workspace::restore_tables`]) holds more facts, steps or
+    /// lessons than this workspace has room for.
+    Mismatch,
 }
 
 impl core::fmt::Display for CapacityError {
@@ -86,6 +89,9 @@ impl core::fmt::Display for CapacityError {
         match self {
             CapacityError::Table => write!(f, "table capacities must be 1 to {CAPACITY_MAX}"),
             CapacityError::Tools => write!(f, "the tool count must be 1 to {TOOLS_MAX}"),
+            CapacityError::Mismatch => {
+                write!(f, "the copy holds more than this workspace has room for")
+            }
         }
     }
 }
@@ -285,6 +291,44 @@ impl<St: Storage> Workspace<St> {
         self.spent = 0;
         self.finished = None;
         self.last_act = None;
+    }
+
+    /// A restart from a durable copy: Belief, Progress and Experience become `durable`'s
+    /// (copied slot by slot; nothing is allocated), as when the process that runs this
+    /// workspace restarts from the checkpoint it wrote at its last commit. What the world saw
+    /// go on does not roll back: the budget spent and the clock stay this workspace's (facts
+    /// and lessons keep the dates they had in `durable`). The last world action and the
+    /// current event are forgotten, as a restarted process has neither; observe the restart's
+    /// event next. The same call takes a durable copy: `copy.restore_tables(&workspace)`.
+    ///
+    /// An error, with nothing changed, if `durable` holds more facts, steps or lessons than
+    /// this workspace has room for.
+    pub fn restore_tables<S2: Storage>(
+        &mut self,
+        durable: &Workspace<S2>,
+    ) -> Result<(), CapacityError> {
+        let caps = self.capacities();
+        if durable.belief.table.len() > usize::from(caps.facts)
+            || durable.progress.table.len() > usize::from(caps.steps)
+            || durable.experience.table.len() > usize::from(caps.lessons)
+        {
+            return Err(CapacityError::Mismatch);
+        }
+        let fits = self.belief.table.copy_from(&durable.belief.table).is_ok()
+            && self
+                .progress
+                .table
+                .copy_from(&durable.progress.table)
+                .is_ok()
+            && self
+                .experience
+                .table
+                .copy_from(&durable.experience.table)
+                .is_ok();
+        debug_assert!(fits, "checked above");
+        self.last_act = None;
+        self.event = None;
+        Ok(())
     }
 
     /// The value `arg` points at now (what an action taking it would use).

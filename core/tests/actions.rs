@@ -725,3 +725,38 @@ fn negative_zero_confidence_is_stored_as_positive_zero() {
     w.apply(&a).unwrap();
     assert!(w.belief().facts()[0].confidence.is_sign_positive());
 }
+
+#[test]
+fn a_restart_takes_the_durable_tables_and_keeps_what_was_spent() {
+    let mut w = ws();
+    w.apply(&set("a", 1)).unwrap();
+    w.apply(&plan(7)).unwrap();
+    w.apply(&note("E1", 4)).unwrap();
+    // The durable copy, taken at this commit.
+    let mut durable = ws();
+    durable.restore_tables(&w).unwrap();
+    assert_eq!(durable.belief().facts(), w.belief().facts());
+    // Work after it, then the crash.
+    w.apply(&set("b", 2)).unwrap();
+    w.apply(&step(0, StepVerb::Start)).unwrap();
+    w.apply(&note("E2", 5)).unwrap();
+    let (spent, clock) = (w.spent(), w.clock());
+    w.restore_tables(&durable).unwrap();
+    assert_eq!(w.belief().facts(), durable.belief().facts());
+    assert_eq!(w.belief().len(), 1);
+    assert_eq!(w.progress().steps(), durable.progress().steps());
+    assert_eq!(w.experience().lessons(), durable.experience().lessons());
+    assert_eq!((w.spent(), w.clock()), (spent, clock), "the world went on");
+    assert!(w.event().is_none() && w.last_act().is_none());
+    // A copy that holds more than a workspace has room for is refused, nothing changed.
+    let mut big = InlineWorkspace::<8, 4, 3>::new(Config::new(3, 100)).unwrap();
+    for (i, k) in ["a", "b", "c", "d", "e"].iter().enumerate() {
+        big.apply(&set(k, i as i64)).unwrap();
+    }
+    let before = snap(&w);
+    assert_eq!(
+        w.restore_tables(&big),
+        Err(evoharness_core::CapacityError::Mismatch)
+    );
+    assert_eq!(snap(&w), before);
+}

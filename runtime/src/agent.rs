@@ -573,6 +573,41 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         self.controller.begin(&view);
     }
 
+    /// The process restarts from its last durable state while the world goes on (a spot
+    /// machine reclaimed, a deploy): the workspace's Belief, Progress and Experience become
+    /// `durable`'s ([`Workspace::restore_tables`]; a copy the host took at its last
+    /// checkpoint, say at a `commit`), the budget spent and the world stay as they are, the
+    /// controller begins again from there ([`Controller::begin`]), and `event` (what the
+    /// restarted process is told, such as a notice) is the current event. The experience
+    /// store, a file of its own, is kept. Nothing is allocated.
+    ///
+    /// A simulation of a crash for worlds that outlive their agents (the task suite's
+    /// deployments); a host that really restarts resumes from its checkpoint file
+    /// ([`Agent::resume`]). An error, with nothing changed, if `durable` holds more than this
+    /// agent's workspace has room for.
+    ///
+    /// [`Workspace::restore_tables`]: evoharness_core::Workspace::restore_tables
+    pub fn restart(
+        &mut self,
+        durable: &HeapWorkspace,
+        event: evoharness_core::EventBuf,
+    ) -> Result<()> {
+        self.ws
+            .restore_tables(durable)
+            .map_err(|e| Error::new(ErrorKind::Config, format!("restart: {e}")))?;
+        self.ws.observe_owned(event);
+        let view = View {
+            workspace: &self.ws,
+            layout: &self.layout,
+            world: &self.world,
+            obs: &[],
+            mask: &[],
+            selection: self.config.selection,
+        };
+        self.controller.begin(&view);
+        Ok(())
+    }
+
     /// Sends one record per step to `sink` (see [`crate::trace`]); [`TraceSink::Off`] stops.
     pub fn set_trace(&mut self, sink: TraceSink) -> Result<()> {
         let mut old = std::mem::replace(&mut self.trace, sink);
