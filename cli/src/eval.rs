@@ -16,12 +16,12 @@ const FLAGS: &[Flag] = &[
     Flag::value("--task", "migration, records or orchestration"),
     Flag::value(
         "--agent",
-        "append-only[:W], static-harness, lean-harness, tuned, oracle, random or policy:PATH",
+        "append-only[:W], static-harness, lean-harness, tuned[:KNOBS], fixed-best, retuned, oracle, random or policy:PATH",
     ),
     Flag::value("--against", "an agent, as --agent takes"),
     Flag::value("--seeds", "a range A..B"),
     Flag::value("--horizon", "a number of steps"),
-    Flag::value("--scenario", "v1 or v2"),
+    Flag::value("--scenario", "v1, v2 or v3"),
     Flag::value("--organisations", "a number N or a range A..B"),
     // The name this flag had before organisations were called so.
     Flag::value("--families", "a number N or a range A..B"),
@@ -56,9 +56,13 @@ Options:
   --agent AGENT        append-only (or append-only:W for a window of W entries; default 48),
                        static-harness, static-lean-harness (its bookkeeping around the lean
                        rule), lean-harness, tuned (the best rule for v2; variants
-                       tuned:plain, tuned:recall, tuned:favourite; any of them with
+                       tuned:plain, tuned:recall, tuned:favourite; v3 knobs after it:
+                       :guess-unknown or :guess-first, :no-note, :commit-K; any of them with
                        :hint-usual, :hint-drift, :hint-unknown or :hint-all reads that
-                       part of the hidden remedies: a bound, not a rule), oracle, random, or
+                       part of the hidden remedies: a bound, not a rule), fixed-best (the
+                       committed best single setting for v3), retuned (v3: in each
+                       organisation the setting `evoharness tune` finds best on episodes of
+                       its own the evaluation does not use), oracle, random, or
                        policy:PATH (a policy made for the suite: 16 facts, 8 steps, 4 lessons,
                        8 tools)
   --against AGENT      also run AGENT (any --agent) on the same episodes and report the mean
@@ -66,10 +70,12 @@ Options:
                        far tighter than the two agents' own intervals (not with --sweep)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
   --horizon H          the task's size in steps, 50 to 100000 (default 1000)
-  --scenario v1|v2     the suite's version (default v1): v2 has twelve error codes per
+  --scenario v1|v2|v3  the suite's version (default v1): v2 has twelve error codes per
                        organisation, remedies that drift, a back-off after a failed remedy, an
                        experience store behind each agent's working set, world calls and
-                       commits that cost two units of budget, and per-item fault draws
+                       commits that cost two units of budget, and per-item fault draws; v3 is
+                       v2 in a deployment each organisation draws (memory prices, back-off,
+                       store lifetime, the acting model's remedy guesses, machine crashes)
   --organisations N|A..B
                        episode s runs in organisation A + s mod (B-A) (an organisation decides
                        the error codes and their remedies), and an organisation's episodes run
@@ -242,17 +248,17 @@ fn parse_agent(p: &Parsed, a: &str) -> Result<AgentSpec, Failure> {
     })
 }
 
-fn parse_horizon(h: &str) -> Option<u32> {
+pub(crate) fn parse_horizon(h: &str) -> Option<u32> {
     h.parse().ok().filter(|h| (1..=1_000_000).contains(h))
 }
 
-fn parse_range(v: &str) -> Option<Range<u64>> {
+pub(crate) fn parse_range(v: &str) -> Option<Range<u64>> {
     let (a, b) = v.split_once("..")?;
     let (a, b) = (a.parse().ok()?, b.parse().ok()?);
     (a < b).then_some(a..b)
 }
 
-fn parse_organisations(v: &str) -> Option<Range<u64>> {
+pub(crate) fn parse_organisations(v: &str) -> Option<Range<u64>> {
     parse_range(v).or_else(|| v.parse::<u64>().ok().filter(|&n| n > 0).map(|n| 0..n))
 }
 

@@ -654,9 +654,9 @@ fn eval_mistakes_are_named() {
                 "--agent",
                 "oracle",
                 "--scenario",
-                "v3",
+                "v4",
             ],
-            "unknown scenario \"v3\": expected v1 or v2",
+            "unknown scenario \"v4\": expected v1, v2 or v3",
         ),
         (
             &["eval", "--task", "payroll", "--agent", "oracle"],
@@ -804,4 +804,54 @@ fn eval_writes_a_trace_line_per_step() {
         stderr(&o)
     );
     let _ = std::fs::remove_file(&trace);
+}
+
+#[test]
+fn tune_finds_the_fixed_best_setting_and_one_per_organisation() {
+    let o = evoharness(&[
+        "tune",
+        "--task",
+        "migration",
+        "--organisations",
+        "0..3",
+        "--seeds",
+        "0..6",
+        "--horizon",
+        "50",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["settings"], 96);
+    let fixed = r["fixed_best"]["rule"].as_str().unwrap();
+    assert!(fixed.starts_with("tuned"), "{r}");
+    let orgs = r["organisations"].as_array().unwrap();
+    assert_eq!(orgs.len(), 3);
+    for org in orgs {
+        let (mine, fixed) = (
+            org["retuned"]["mean_reward"].as_f64().unwrap(),
+            org["fixed_best"]["mean_reward"].as_f64().unwrap(),
+        );
+        assert!(mine >= fixed - 1e-12, "{org}");
+    }
+    // The table names the fixed-best rule; mistakes are named.
+    let o = evoharness(&[
+        "tune",
+        "--task",
+        "migration",
+        "--organisations",
+        "0..2",
+        "--seeds",
+        "0..2",
+        "--horizon",
+        "50",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("fixed-best"),
+        "{}",
+        stderr(&o)
+    );
+    let o = evoharness(&["tune", "--task", "migration", "--seeds", "5..5"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("`--seeds 5..5`"), "{}", stderr(&o));
 }

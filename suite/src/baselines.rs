@@ -34,6 +34,8 @@ const RULES_NEED: Needs = Needs {
 enum Ev<'a> {
     Start,
     Fetched,
+    /// v3, after a crash: an item delivered again that has landed already (`landed: true`).
+    Again,
     Done,
     Landed,
     Fixed,
@@ -54,6 +56,8 @@ fn classify<'a>(e: &'a EventBuf, kind: TaskKind) -> Ev<'a> {
     let has = |k: &str| e.get(k).is_some();
     if has("done") {
         Ev::Done
+    } else if e.source == FETCH && has("landed") {
+        Ev::Again
     } else if e.source == FETCH && has(kind.item_key()) {
         Ev::Fetched
     } else if has("fixed") {
@@ -241,12 +245,16 @@ impl Controller<SuiteWorld> for LeanHarness {
         let last = ws.last_act().unwrap_or(PUT);
         match classify(e, kind) {
             Ev::Done => finish(layout, true),
-            Ev::Fetched => {
+            Ev::Fetched | Ev::Again => {
                 if let Some(m) = field(e, kind.mode_key())
                     && belief(kind.mode_key())
                         .is_none_or(|(_, v)| !v.same(&e.fields[m as usize].value))
                 {
                     return index(layout, Template::Track { field: m });
+                }
+                if e.get("landed").is_some() {
+                    // Delivered again after a crash, landed already: read on.
+                    return fetch();
                 }
                 let tool = if e.get("dup_of").is_some() {
                     SPECIAL
@@ -322,12 +330,48 @@ impl Controller<SuiteWorld> for LeanHarness {
 /// no trace in the workspace, so before recalling it tracks the code: a `code` fact
 /// confirmed at the last step (staleness 0) means "recall now", one step older (1) means "the
 /// recall is done: guess", older ones are refreshed first.
+///
+/// # Knobs for deployments (v3)
+///
+/// What an engineer retunes for each deployment ([`TunedHarness::knobs`], `evoharness tune`):
+///
+/// - `guess`: trust the acting model's guess of a remedy (a rejection's `guess` field, v3):
+///   [`Guess::Never`], for a code with no lesson ([`Guess::Unknown`], `:guess-unknown`), or
+///   before any lesson ([`Guess::First`], `:guess-first`);
+/// - `note`: note a remedy that worked (`:no-note` does not; a remedy that failed is still
+///   marked, which the back-off needs);
+/// - `commit`: keep Progress durable every `K` landings on average (`:commit-K`: a plan
+///   step at the start, then the landed item as its cursor when its id is a multiple of `K`),
+///   so that a crash rolls back to a recent point instead of the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TunedHarness {
     recall: bool,
     favourite: bool,
+    guess: Guess,
+    note: bool,
+    commit: u8,
     hint: Hint,
 }
+
+/// When a [`TunedHarness`] trusts the acting model's guess of a remedy (v3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Guess {
+    /// Never: lessons, then the favourite remedy or the first.
+    #[default]
+    Never,
+    /// For a code with no lesson (after the recall, if the rule recalls).
+    Unknown,
+    /// First, before any lesson; a remedy that failed for the item is still passed over.
+    First,
+}
+
+impl Guess {
+    /// All of them.
+    pub const ALL: [Guess; 3] = [Guess::Never, Guess::Unknown, Guess::First];
+}
+
+/// The commit cadences [`TunedHarness::knobs`] tries (0: never).
+pub const COMMIT_CADENCES: [u8; 4] = [0, 2, 6, 16];
 
 /// What a [`TunedHarness`] may read of the world's hidden state when it picks the first remedy
 /// for a rejected item (`tuned:hint-…`): not a rule, a bound. Each hint gives the rule one
@@ -385,13 +429,46 @@ impl Default for TunedHarness {
 }
 
 impl TunedHarness {
-    /// The rule with recalls and favourite-first guesses switched on or off.
+    /// The rule with recalls and favourite-first guesses switched on or off (and the v3 knobs
+    /// as the v2 rule has them: no guesses trusted, notes, no commits).
     pub fn new(recall: bool, favourite: bool) -> Self {
         Self {
             recall,
             favourite,
+            guess: Guess::Never,
+            note: true,
+            commit: 0,
             hint: Hint::None,
         }
+    }
+
+    /// The same rule with the v3 knobs set (see the type docs); `commit` 0 never commits.
+    pub fn with_knobs(self, guess: Guess, note: bool, commit: u8) -> Self {
+        Self {
+            guess,
+            note,
+            commit,
+            ..self
+        }
+    }
+
+    /// Every setting of the knobs a deployment is tuned over: recalls and favourite-first
+    /// guesses on or off, each [`Guess`], notes on or off, each of [`COMMIT_CADENCES`]
+    /// (96 rules, no hints).
+    pub fn knobs() -> Vec<TunedHarness> {
+        let mut all = Vec::new();
+        for recall in [false, true] {
+            for favourite in [false, true] {
+                for guess in Guess::ALL {
+                    for note in [true, false] {
+                        for commit in COMMIT_CADENCES {
+                            all.push(Self::new(recall, favourite).with_knobs(guess, note, commit));
+                        }
+                    }
+                }
+            }
+        }
+        all
     }
 
     /// The same rule reading what `hint` says of the hidden state (a bound, not a rule).
@@ -402,6 +479,10 @@ impl TunedHarness {
     /// Its name: `tuned`, or `tuned:plain`, `tuned:recall`, `tuned:favourite`; with a hint,
     /// that name and `:hint-usual`, `:hint-drift`, `:hint-unknown` or `:hint-all` (so
     /// `tuned:hint-usual` is the full rule with [`Hint::Usual`]).
+    ///
+    /// The v3 knobs follow the rule's name and come before a hint, each only where it differs
+    /// from the v2 rule: `:guess-unknown` or `:guess-first`, `:no-note`, `:commit-K`
+    /// (`tuned:plain:guess-first:no-note:commit-6`).
     pub fn label(&self) -> String {
         let rule = match (self.recall, self.favourite) {
             (true, true) => "tuned",
@@ -409,37 +490,88 @@ impl TunedHarness {
             (true, false) => "tuned:recall",
             (false, true) => "tuned:favourite",
         };
-        match self.hint {
-            Hint::None => rule.into(),
-            Hint::Usual => format!("{rule}:hint-usual"),
-            Hint::Drift => format!("{rule}:hint-drift"),
-            Hint::Unknown => format!("{rule}:hint-unknown"),
-            Hint::All => format!("{rule}:hint-all"),
+        let mut label = String::from(rule);
+        match self.guess {
+            Guess::Never => {}
+            Guess::Unknown => label.push_str(":guess-unknown"),
+            Guess::First => label.push_str(":guess-first"),
         }
+        if !self.note {
+            label.push_str(":no-note");
+        }
+        if self.commit > 0 {
+            label.push_str(&format!(":commit-{}", self.commit));
+        }
+        match self.hint {
+            Hint::None => {}
+            Hint::Usual => label.push_str(":hint-usual"),
+            Hint::Drift => label.push_str(":hint-drift"),
+            Hint::Unknown => label.push_str(":hint-unknown"),
+            Hint::All => label.push_str(":hint-all"),
+        }
+        label
     }
 
     /// The agent a `tuned…` name stands for (see [`TunedHarness::label`]), or `None`.
+    /// Parts in the order [`TunedHarness::label`] writes them, each at most once.
     pub fn parse(name: &str) -> Option<Self> {
-        let (rule, hint) = match name.split_once(":hint-") {
-            Some((rule, hint)) => (rule, Some(hint)),
-            None => (name, None),
+        let mut parts = name.split(':').peekable();
+        if parts.next()? != "tuned" {
+            return None;
+        }
+        let mut rule = match parts.peek() {
+            Some(&"plain") => Self::new(false, false),
+            Some(&"recall") => Self::new(true, false),
+            Some(&"favourite") => Self::new(false, true),
+            _ => Self::new(true, true),
         };
-        let base = match rule {
-            "tuned" => Self::new(true, true),
-            "tuned:plain" => Self::new(false, false),
-            "tuned:recall" => Self::new(true, false),
-            "tuned:favourite" => Self::new(false, true),
-            _ => return None,
-        };
-        let hint = match hint {
-            None => Hint::None,
-            Some("usual") => Hint::Usual,
-            Some("drift") => Hint::Drift,
-            Some("unknown") => Hint::Unknown,
-            Some("all") => Hint::All,
-            Some(_) => return None,
-        };
-        Some(base.with_hint(hint))
+        if rule != Self::new(true, true) {
+            parts.next();
+        }
+        // Each knob has a rank: a part must come after the parts before it in the label.
+        let mut rank = 0;
+        for part in parts {
+            let (r, next) = match part {
+                "guess-unknown" => (
+                    1,
+                    Self {
+                        guess: Guess::Unknown,
+                        ..rule
+                    },
+                ),
+                "guess-first" => (
+                    1,
+                    Self {
+                        guess: Guess::First,
+                        ..rule
+                    },
+                ),
+                "no-note" => (
+                    2,
+                    Self {
+                        note: false,
+                        ..rule
+                    },
+                ),
+                "hint-usual" => (4, rule.with_hint(Hint::Usual)),
+                "hint-drift" => (4, rule.with_hint(Hint::Drift)),
+                "hint-unknown" => (4, rule.with_hint(Hint::Unknown)),
+                "hint-all" => (4, rule.with_hint(Hint::All)),
+                _ => {
+                    let k: u8 = part.strip_prefix("commit-")?.parse().ok()?;
+                    if k == 0 || part != format!("commit-{k}") {
+                        return None;
+                    }
+                    (3, Self { commit: k, ..rule })
+                }
+            };
+            if r <= rank {
+                return None;
+            }
+            rank = r;
+            rule = next;
+        }
+        Some(rule)
     }
 
     fn rejected(&self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Result<Decision> {
@@ -475,12 +607,87 @@ impl TunedHarness {
                 return act(layout, t, item);
             }
         }
-        let unknown = if self.favourite {
-            favourite(ws)
-        } else {
-            REMEDIES[0]
+        let guess = e
+            .get("guess")
+            .and_then(int)
+            .and_then(|g| REMEDIES.iter().copied().find(|&t| i64::from(t) == g));
+        if let (Guess::First, Some(g)) = (self.guess, guess) {
+            // Trusted first, unless a remedy already failed for this item (a lesson marked
+            // harmful): then the rule goes on from the one that failed.
+            let failed = code.and_then(|c| ws.experience().find(c)).is_some_and(|l| {
+                ws.experience().lessons()[l].harmful > ws.experience().lessons()[l].helpful
+            });
+            if !failed {
+                return act(layout, g, item);
+            }
+        }
+        let unknown = match (self.guess, guess) {
+            (Guess::Unknown | Guess::First, Some(g)) => g,
+            _ if self.favourite => favourite(ws),
+            _ => REMEDIES[0],
         };
         act(layout, remedy_for(ws, code, unknown), item)
+    }
+
+    /// v3 knobs around the lean rule: a plan step to commit cursors to, a cursor every `K`
+    /// landings, no note of a remedy that worked. `None`: the lean rule's choice.
+    fn bookkeeping(&self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Option<Result<Decision>> {
+        let (ws, layout) = (view.workspace, view.layout);
+        let class = classify(e, view.world.config().kind);
+        if self.commit > 0 {
+            let steps = ws.progress().steps();
+            if class == Ev::Start && steps.is_empty() {
+                return Some(index(layout, Template::Plan { field: 0 }));
+            }
+            if class == Ev::Start && ws.progress().active().is_none() {
+                return Some(index(
+                    layout,
+                    Template::Step {
+                        step: 0,
+                        verb: StepVerb::Start,
+                    },
+                ));
+            }
+            // A landing whose id is a multiple of K (every K landings on average), once.
+            let cursor = |f: &str| {
+                let id = e.get(f).and_then(int)?;
+                let due = id.rem_euclid(i64::from(self.commit)) == 0;
+                let done = ws
+                    .progress()
+                    .active()
+                    .and_then(|s| steps.get(s))
+                    .and_then(|s| s.cursor.as_ref())
+                    .is_some_and(|c| *c == Value::Int(id));
+                (due && !done).then_some(())
+            };
+            let landed_key = match class {
+                Ev::Landed => Some(view.world.config().kind.ok_key()),
+                Ev::Fixed => Some("fixed"),
+                _ => None,
+            };
+            if let Some(k) = landed_key
+                && cursor(k).is_some()
+                && (class != Ev::Fixed || !self.note || self.noted(ws, e))
+            {
+                let f = field(e, k).unwrap_or(0);
+                return Some(index(layout, Template::Cursor { field: f }));
+            }
+        }
+        if !self.note && class == Ev::Fixed {
+            return Some(act(layout, FETCH, None));
+        }
+        None
+    }
+
+    /// Whether the remedy that just fixed an item is noted already (the lean rule notes it).
+    fn noted(&self, ws: &HeapWorkspace, e: &EventBuf) -> bool {
+        let last = ws.last_act().map(|t| Value::Int(i64::from(t)));
+        e.get("code")
+            .and_then(|c| ws.experience().find(c))
+            .is_some_and(|l| {
+                last.as_ref()
+                    .is_some_and(|t| ws.experience().lessons()[l].remedy.same(t))
+            })
     }
 }
 
@@ -521,6 +728,8 @@ impl Controller<SuiteWorld> for TunedHarness {
         let e = current(view)?;
         if classify(e, view.world.config().kind) == Ev::Error("rejected") {
             self.rejected(view, e)
+        } else if let Some(d) = self.bookkeeping(view, e) {
+            d
         } else {
             LeanHarness.decide(view, rng)
         }
@@ -734,11 +943,16 @@ impl StaticHarness {
         let fetch = Job::Act(ToolOf::Tool(FETCH), ArgOf::None);
         let wait = Job::Act(ToolOf::Tool(WAIT), ArgOf::None);
         let tail: &[Job] = match class {
+            // v3: restarted after a crash, with the plan of the last commit.
+            Ev::Start if e.get("restarted").is_some() && !ws.progress().steps().is_empty() => {
+                &[fetch]
+            }
             Ev::Start => {
                 let task = field(e, "task").unwrap_or(0);
                 &[Job::Plan(task), Job::Start, fetch]
             }
             Ev::Done => &[Job::Finish],
+            Ev::Again => &[fetch],
             Ev::Fetched => &[Job::Recall(item.unwrap_or(0)), land],
             Ev::Error("timeout") => &[
                 Job::Recall(item.unwrap_or(0)),

@@ -13,8 +13,10 @@
 use std::any::Any;
 use std::time::Instant;
 
-use evoharness_core::{Action, ApplyError};
-use evoharness_runtime::{Agent, AgentConfig, Controller, Result, Selection, StepReport, World};
+use evoharness_core::{Action, ApplyError, HeapWorkspace, Verb};
+use evoharness_runtime::{
+    Agent, AgentConfig, Controller, Error, ErrorKind, Result, Selection, StepReport, World,
+};
 
 use crate::world::SuiteWorld;
 use crate::{EpisodeStats, TaskConfig, Violations, harness_index, reward};
@@ -44,6 +46,92 @@ pub struct Score {
 /// The world as a suite world, if it is one.
 fn suite_world<W: World + 'static>(w: &W) -> Option<&SuiteWorld> {
     (w as &dyn Any).downcast_ref::<SuiteWorld>()
+}
+
+/// The world as a suite world of a deployment that crashes (v3), if it is one.
+fn crashing_world<W: World + 'static>(w: &mut W) -> Option<&mut SuiteWorld> {
+    (w as &mut dyn Any)
+        .downcast_mut::<SuiteWorld>()
+        .filter(|w| w.config().deployment.is_some())
+}
+
+/// What an agent of a v3 deployment restarts from when its machine crashes: a copy of its
+/// workspace taken at its last `commit` (or when its episode started), as a runtime writes its
+/// checkpoint on commits ([`CheckpointSchedule`](evoharness_runtime::CheckpointSchedule)).
+///
+/// Drive it beside the agent: [`Durable::begin`] when an episode starts, [`Durable::step`]
+/// after every step. For worlds that are not v3 suite worlds it does nothing. The copy is
+/// made once; nothing is allocated after.
+pub struct Durable {
+    copy: HeapWorkspace,
+    crashes: u64,
+}
+
+impl Durable {
+    /// A durable copy for `agent`'s workspace, taken now.
+    pub fn new<W, C>(agent: &Agent<W, C>) -> Result<Self>
+    where
+        W: World + 'static,
+        C: Controller<W>,
+    {
+        let ws = agent.workspace();
+        let caps = ws.capacities();
+        let mut copy =
+            HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, *ws.config())
+                .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
+        copy.restore_tables(ws)
+            .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
+        Ok(Self { copy, crashes: 0 })
+    }
+
+    /// The episode `agent` has just started: its state now (lessons kept, nothing else) is
+    /// what a crash before its first commit goes back to.
+    pub fn begin<W, C>(&mut self, agent: &Agent<W, C>) -> Result<()>
+    where
+        W: World + 'static,
+        C: Controller<W>,
+    {
+        self.crashes = 0;
+        self.copy
+            .restore_tables(agent.workspace())
+            .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))
+    }
+
+    /// After a step: a `commit` makes the agent's state durable (and the world's queue
+    /// position with it); a world call that crashed the agent's machine
+    /// ([`SuiteWorld::take_crash`]) rolls the agent back to the durable copy while the world
+    /// keeps what it did ([`Agent::restart`] with [`SuiteWorld::restart`]'s notice). Returns
+    /// whether the agent crashed.
+    pub fn step<W, C>(&mut self, agent: &mut Agent<W, C>, report: &StepReport) -> Result<bool>
+    where
+        W: World + 'static,
+        C: Controller<W>,
+    {
+        let over = agent.is_over();
+        let Some(world) = crashing_world(agent.world_mut()) else {
+            return Ok(false);
+        };
+        if report.action.verb() == Verb::Commit {
+            world.mark_durable();
+            self.copy
+                .restore_tables(agent.workspace())
+                .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
+            return Ok(false);
+        }
+        // A crash after the episode's last call changes nothing.
+        if !world.take_crash() || over {
+            return Ok(false);
+        }
+        let notice = world.restart();
+        agent.restart(&self.copy, notice)?;
+        self.crashes += 1;
+        Ok(true)
+    }
+
+    /// Crashes in the current episode.
+    pub fn crashes(&self) -> u64 {
+        self.crashes
+    }
 }
 
 impl Score {
@@ -138,6 +226,10 @@ where
 {
     agent.start_task(seed);
     let mut score = Score::begin(agent);
+    let mut durable = match crashing_world(agent.world_mut()) {
+        Some(_) => Some(Durable::new(agent)?),
+        None => None,
+    };
     while score.stats.steps < max_steps && !agent.is_over() {
         let t0 = times.is_some().then(Instant::now);
         let report = match agent.step() {
@@ -152,6 +244,9 @@ where
             t.record(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
         }
         score.step(agent, &report);
+        if let Some(d) = durable.as_mut() {
+            d.step(agent, &report)?;
+        }
     }
     score.close(agent);
     if let Some(e) = agent.world().take_failure() {

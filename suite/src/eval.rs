@@ -43,6 +43,10 @@ pub enum AgentSpec {
     Random,
     /// A structured-v1 policy file made for the suite's [`CAPACITIES`], run greedily.
     Policy(PathBuf, PolicyBuilder),
+    /// In each organisation, the [`TunedHarness`] setting retuned for it on episodes of its
+    /// own that the evaluation does not use ([`tune::retune`](crate::tune::retune)): what a
+    /// team that retunes its rule for every deployment ships (`retuned`).
+    Retuned,
 }
 
 impl AgentSpec {
@@ -69,6 +73,7 @@ impl AgentSpec {
             AgentSpec::Oracle => "oracle".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
+            AgentSpec::Retuned => "retuned".into(),
         }
     }
 
@@ -80,6 +85,8 @@ impl AgentSpec {
             AgentSpec::StaticLean => Box::new(StaticHarness::over_lean()),
             AgentSpec::LeanHarness => Box::new(LeanHarness),
             AgentSpec::Tuned(t) => Box::new(*t),
+            // Until an organisation is known: the v2 rule.
+            AgentSpec::Retuned => Box::new(TunedHarness::default()),
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -105,9 +112,10 @@ impl FromStr for AgentSpec {
     type Err = String;
 
     /// `append-only`, `append-only:W`, `static-harness`, `static-lean-harness`, `lean-harness`, `tuned` (or
-    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`, each with an optional `:hint-usual`,
-    /// `:hint-drift`, `:hint-unknown` or `:hint-all`), `oracle`, `random` or `policy:PATH`
-    /// (loaded with the default [`PolicyBuilder`]).
+    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`, each with the v3 knobs and an
+    /// optional hint as [`TunedHarness::label`] writes them), `fixed-best` (the committed
+    /// [`FIXED_BEST`](crate::tune::FIXED_BEST) setting), `retuned`, `oracle`, `random` or
+    /// `policy:PATH` (loaded with the default [`PolicyBuilder`]).
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         Ok(match s {
             "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
@@ -116,6 +124,10 @@ impl FromStr for AgentSpec {
             "lean-harness" => AgentSpec::LeanHarness,
             "oracle" => AgentSpec::Oracle,
             "random" => AgentSpec::Random,
+            "retuned" => AgentSpec::Retuned,
+            "fixed-best" => AgentSpec::Tuned(
+                TunedHarness::parse(crate::tune::FIXED_BEST).ok_or("FIXED_BEST is a rule")?,
+            ),
             _ => {
                 if let Some(t) = TunedHarness::parse(s) {
                     AgentSpec::Tuned(t)
@@ -128,7 +140,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:hint-usual|drift|unknown|all], oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:guess-unknown|guess-first][:no-note][:commit-K][:hint-usual|drift|unknown|all], fixed-best, retuned, oracle, random or policy:PATH"
                     ));
                 }
             }
@@ -386,7 +398,7 @@ pub fn run(
     // Build one agent first, so that a bad policy file fails before any thread starts.
     let probe = agent.build()?;
     let name = match agent {
-        AgentSpec::Policy(..) => agent.name(),
+        AgentSpec::Policy(..) | AgentSpec::Retuned => agent.name(),
         _ => probe.name(),
     };
     let mut probe = Some(probe);
@@ -424,9 +436,18 @@ pub fn run(
                         }
                         let organisation = spec.organisations.start + f;
                         let first = spec.seeds.start + (f + norg - spec.seeds.start % norg) % norg;
-                        // A new organisation's agent starts without experience.
+                        // A new organisation's agent starts without experience; v3: in the
+                        // organisation's deployment (its costs).
                         let world = SuiteWorld::new(spec.task, organisation);
-                        let mut agent = Agent::new(ctl, world, agent_config(&spec.task, first))?;
+                        let task = *world.config();
+                        if let AgentSpec::Retuned = agent {
+                            ctl = Box::new(crate::tune::retune(
+                                spec.task,
+                                organisation,
+                                spec.max_steps,
+                            )?);
+                        }
+                        let mut agent = Agent::new(ctl, world, agent_config(&task, first))?;
                         // v2: and an empty experience store behind its working set.
                         if let Some(store) = spec.task.store() {
                             agent.set_experience_store(store);
@@ -437,7 +458,17 @@ pub fn run(
                         let mut mine = Vec::new();
                         let mut mine_times = StepTimes::default();
                         let mut s = first;
+                        let mut k = 0u64;
                         while s < spec.seeds.end {
+                            // v3: after the deployment's store lifetime, a new agent that
+                            // knows nothing takes the old one's place.
+                            if let Some(life) = task.store_life()
+                                && k > 0
+                                && k.is_multiple_of(u64::from(life.max(1)))
+                            {
+                                agent.forget()?;
+                            }
+                            k += 1;
                             let stats =
                                 episode::run(&mut agent, s, spec.max_steps, Some(&mut mine_times))?;
                             mine.push((s, stats));

@@ -113,6 +113,7 @@
 //! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers, over the suite's worlds or any others |
 //! | [`intent`] | high-level actions (a teacher's "pay invoice 101") mapped to the template that does them |
 //! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
+//! | [`tune`] | tuning the rule family's knobs to deployments: the fixed-best rule and one retuned per organisation (v3) |
 //!
 //! [`World`]: evoharness_runtime::World
 //! [`Controller`]: evoharness_runtime::Controller
@@ -122,6 +123,7 @@ pub mod baselines;
 pub mod episode;
 pub mod eval;
 pub mod intent;
+pub mod tune;
 pub mod vec_env;
 pub mod world;
 
@@ -351,18 +353,31 @@ pub enum Scenario {
     ///
     /// [`ExperienceStore`]: evoharness_runtime::ExperienceStore
     V2,
+    /// v2 in many deployments: each organisation also draws a [`Deployment`] (the costs of
+    /// `recall` and `note`, the back-off after a failed remedy, how many episodes an agent
+    /// keeps its experience store, how good the acting model's guess of a remedy is, how
+    /// often the agent's machine crashes), so that which rule is best changes from one
+    /// organisation to the next, as it does from one deployment or model upgrade to the next.
+    /// The task's first event carries the deployment's card: what its host would know.
+    V3,
 }
 
 impl Scenario {
-    /// Both, in order.
-    pub const ALL: [Scenario; 2] = [Scenario::V1, Scenario::V2];
+    /// All of them, in order.
+    pub const ALL: [Scenario; 3] = [Scenario::V1, Scenario::V2, Scenario::V3];
 
     /// The name used on the command line and in reports.
     pub const fn name(self) -> &'static str {
         match self {
             Scenario::V1 => "v1",
             Scenario::V2 => "v2",
+            Scenario::V3 => "v3",
         }
+    }
+
+    /// Whether tasks of this scenario follow v2's rules (v3 does, in its deployments).
+    pub const fn is_v2(self) -> bool {
+        matches!(self, Scenario::V2 | Scenario::V3)
     }
 }
 
@@ -379,12 +394,165 @@ impl FromStr for Scenario {
         Scenario::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown scenario {s:?}: expected v1 or v2"))
+            .ok_or_else(|| format!("unknown scenario {s:?}: expected v1, v2 or v3"))
     }
 }
 
 /// The lessons each agent's experience store holds in v2 tasks.
 pub const STORE_BUDGET: usize = 64;
+
+/// How good the acting model is: its guess of a rejected item's remedy (the `guess` field of
+/// the event, v3) is right with a probability the host does not know, only the tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelTier {
+    /// Right about half the time ([`Deployment::quality`] 0.45 to 0.75).
+    Weak,
+    /// Right almost always (0.92 to 0.995).
+    Strong,
+}
+
+impl ModelTier {
+    /// The name on the card (`weak`, `strong`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ModelTier::Weak => "weak",
+            ModelTier::Strong => "strong",
+        }
+    }
+}
+
+/// How often the agent's machine crashes, as its host knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MachineTier {
+    /// Dedicated machines: a crash per world call with probability under 0.001.
+    Stable,
+    /// Spot machines, frequent deploys: 0.005 to 0.02 per world call.
+    Flaky,
+}
+
+impl MachineTier {
+    /// The name on the card (`stable`, `flaky`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            MachineTier::Stable => "stable",
+            MachineTier::Flaky => "flaky",
+        }
+    }
+}
+
+/// Where an organisation runs its agents (v3): what changes which harness rule is best.
+///
+/// Drawn from the organisation alone ([`Deployment::of`]). A third of the organisations are
+/// "weak model, costly failures, durable store, flaky machines", a third "strong model,
+/// costly memory, short-lived store, stable machines", and a third draw every part on its own,
+/// so that both ends of the family carry real weight and everything between occurs.
+///
+/// A host knows its costs, its model's tier, its machines' tier and its store's lifetime: the
+/// task's first event carries them (its card: `model`, `machines`, `recall_cost`,
+/// `note_cost`, `store_life`). The model's exact quality, the crash rate, the back-off and
+/// everything about remedies it does not know.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Deployment {
+    /// Budget a `recall` costs (1 to 16).
+    pub recall_cost: u16,
+    /// Budget a `note` (a rating and a consolidation too) costs (1 to 16).
+    pub note_cost: u16,
+    /// Waits the service backs off for after a failed remedy (0 to 20).
+    pub lockout: u32,
+    /// Episodes an agent keeps its experience (1 to 50): then a new agent, knowing nothing,
+    /// takes its place.
+    pub store_life: u32,
+    /// The acting model's tier.
+    pub model: ModelTier,
+    /// The chance that the model's guess of a rejected item's remedy is right (hidden).
+    pub quality: f64,
+    /// The machines' tier.
+    pub machines: MachineTier,
+    /// The chance that the agent's process crashes after a world call (hidden). A crash rolls
+    /// the agent back to its last durable state (its last `commit`) while the world keeps what
+    /// was done ([`SuiteWorld`] docs).
+    pub crash: f64,
+}
+
+/// Salt of the deployment draws.
+const DEPLOYMENT: u64 = 0x6465_706c_6f79;
+
+impl Deployment {
+    /// The deployment of `organisation`; see the [type docs](Self).
+    pub fn of(organisation: u64) -> Self {
+        let h = mix(organisation ^ DEPLOYMENT, 0);
+        let u = |k: u64| unit(mix(h, k));
+        let archetype = (u(1) * 3.0) as u32; // 0: weak/flaky, 1: strong/stable, 2: mixed
+        let pick = |k: u64, a: bool, b: bool| match archetype {
+            0 => a,
+            1 => b,
+            _ => u(k) < 0.5,
+        };
+        let weak = pick(2, true, false);
+        let flaky = pick(3, true, false);
+        // Memory prices: 2^m for recall, a power of two next to it for note.
+        let m = match archetype {
+            0 => (u(4) * 2.0) as u32,     // 1 or 2
+            1 => 3 + (u(4) * 2.0) as u32, // 8 or 16
+            _ => (u(4) * 5.0) as u32,     // 1 to 16
+        };
+        let n = (m as i32 + (u(5) * 3.0) as i32 - 1).clamp(0, 4) as u32;
+        let lockout = match archetype {
+            0 => 10 + (u(6) * 11.0) as u32,
+            1 => (u(6) * 4.0) as u32,
+            _ => (u(6) * 21.0) as u32,
+        };
+        // Log-uniform between the ends.
+        let life = |lo: f64, hi: f64| (lo * (hi / lo).powf(u(7))).round() as u32;
+        let store_life = match archetype {
+            0 => life(20.0, 50.0),
+            1 => life(1.0, 4.0),
+            _ => life(1.0, 50.0),
+        };
+        let (model, quality) = if weak {
+            (ModelTier::Weak, 0.45 + 0.30 * u(8))
+        } else {
+            (ModelTier::Strong, 0.92 + 0.075 * u(8))
+        };
+        let (machines, crash) = if flaky {
+            (MachineTier::Flaky, 0.005 + 0.015 * u(9))
+        } else {
+            (MachineTier::Stable, 0.001 * u(9))
+        };
+        Self {
+            recall_cost: 1 << m,
+            note_cost: 1 << n,
+            lockout,
+            store_life: store_life.clamp(1, 50),
+            model,
+            quality,
+            machines,
+            crash,
+        }
+    }
+
+    /// Whether memory is costly here: `recall` or `note` at 8 or more.
+    pub fn costly_memory(&self) -> bool {
+        self.recall_cost.max(self.note_cost) >= 8
+    }
+
+    /// The region of the family it falls in, for reports: `weak|strong`, `flaky|stable`,
+    /// `cheap|costly` memory, e.g. `weak/flaky/cheap`.
+    pub fn region(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.model.name(),
+            self.machines.name(),
+            if self.costly_memory() {
+                "costly"
+            } else {
+                "cheap"
+            }
+        )
+    }
+}
 
 /// One task: a task kind, its size and its fault rates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -399,6 +567,9 @@ pub struct TaskConfig {
     pub drift: Option<(f64, f64)>,
     /// Which rules the world follows.
     pub scenario: Scenario,
+    /// The deployment the task runs in (v3): `None` until a world of an organisation draws it
+    /// ([`TaskConfig::deployed`]); v1 and v2 tasks have none.
+    pub deployment: Option<Deployment>,
 }
 
 impl TaskConfig {
@@ -410,6 +581,7 @@ impl TaskConfig {
             faults: Faults::default(),
             drift: Some((0.2, 0.7)),
             scenario: Scenario::V1,
+            deployment: None,
         }
     }
 
@@ -422,11 +594,38 @@ impl TaskConfig {
         }
     }
 
-    /// The task of `scenario` ([`TaskConfig::new`] or [`TaskConfig::v2`]).
+    /// A v3 task ([`Scenario::V3`]): v2 in the deployment each organisation draws
+    /// ([`TaskConfig::deployed`]).
+    pub fn v3(kind: TaskKind, horizon: u32) -> Self {
+        Self {
+            scenario: Scenario::V3,
+            ..Self::v2(kind, horizon)
+        }
+    }
+
+    /// The task of `scenario` ([`TaskConfig::new`], [`TaskConfig::v2`] or [`TaskConfig::v3`]).
     pub fn of(scenario: Scenario, kind: TaskKind, horizon: u32) -> Self {
         match scenario {
             Scenario::V1 => Self::new(kind, horizon),
             Scenario::V2 => Self::v2(kind, horizon),
+            Scenario::V3 => Self::v3(kind, horizon),
+        }
+    }
+
+    /// The task as organisation `organisation` runs it: for v3, in the [`Deployment`] the
+    /// organisation draws (its costs and back-off); v1 and v2 tasks are the same everywhere.
+    pub fn deployed(self, organisation: u64) -> Self {
+        if self.scenario != Scenario::V3 {
+            return self;
+        }
+        let d = Deployment::of(organisation);
+        Self {
+            faults: Faults {
+                lockout: d.lockout,
+                ..self.faults
+            },
+            deployment: Some(d),
+            ..self
         }
     }
 
@@ -443,29 +642,45 @@ impl TaskConfig {
         let b = self.horizon.saturating_mul(4).saturating_add(256);
         match self.scenario {
             Scenario::V1 => b,
-            Scenario::V2 => b.saturating_mul(2),
+            Scenario::V2 | Scenario::V3 => b.saturating_mul(2),
         }
     }
 
     /// v1: every action costs one unit of budget (finishing is free). v2: a world call and a
-    /// `commit` (a durable write) cost two, `track`, `recall` and `note` one.
+    /// `commit` (a durable write) cost two, `track`, `recall` and `note` one. v3: v2's, with
+    /// `recall` and `note` at the deployment's prices.
     pub fn costs(&self) -> Costs {
-        match self.scenario {
-            Scenario::V1 => Costs::default(),
-            Scenario::V2 => Costs {
-                act: 2,
-                commit: 2,
-                ..Costs::default()
+        let v2 = Costs {
+            act: 2,
+            commit: 2,
+            ..Costs::default()
+        };
+        match (self.scenario, self.deployment) {
+            (Scenario::V1, _) => Costs::default(),
+            (Scenario::V2, _) | (Scenario::V3, None) => v2,
+            (Scenario::V3, Some(d)) => Costs {
+                recall: d.recall_cost,
+                note: d.note_cost,
+                ..v2
             },
         }
     }
 
-    /// The experience store each agent of this task has behind its working set: v2 only.
+    /// The experience store each agent of this task has behind its working set: v2 and v3.
     pub fn store(&self) -> Option<evoharness_runtime::ExperienceStore> {
         match self.scenario {
             Scenario::V1 => None,
-            Scenario::V2 => evoharness_runtime::ExperienceStore::new(STORE_BUDGET).ok(),
+            Scenario::V2 | Scenario::V3 => {
+                evoharness_runtime::ExperienceStore::new(STORE_BUDGET).ok()
+            }
         }
+    }
+
+    /// How many episodes an agent keeps what it learned (its experience store and working
+    /// set) before a new one, knowing nothing, takes its place: the deployment's store
+    /// lifetime in v3, forever (`None`) otherwise.
+    pub fn store_life(&self) -> Option<u32> {
+        self.deployment.map(|d| d.store_life)
     }
 }
 

@@ -64,6 +64,8 @@ const DRIFT: u64 = 0x6472_6966;
 const TOKEN: u64 = 0x746f_6b65;
 const FAVOURITE: u64 = 0x6661_766f;
 const REMEDY_DRIFT: u64 = 0x7264_7266;
+const GUESS: u64 = 0x6775_6573;
+const CRASH: u64 = 0x6372_6173;
 
 /// Records arrive shuffled within blocks of this many.
 const BLOCK: usize = 8;
@@ -109,6 +111,17 @@ pub struct SuiteWorld {
     /// v2: landing attempts per item (saturating), which its fault draws use.
     tries: Vec<u8>,
     violations: Violations,
+    /// v3: world calls this episode (the crash draws' counter).
+    calls: u64,
+    /// v3: no item delivered before this position is still to land (a pointer that only
+    /// moves on).
+    low: u32,
+    /// v3: the agent's durable position: where the queue is read again after a crash.
+    mark: u32,
+    /// v3: after a crash, the next position to deliver again, while it is before `delivered`.
+    replay: Option<u32>,
+    /// v3: the last call crashed the agent (taken by [`SuiteWorld::take_crash`]).
+    crashed: bool,
 }
 
 impl SuiteWorld {
@@ -135,12 +148,19 @@ impl SuiteWorld {
             attempts: 0,
             tries: Vec::new(),
             violations: Violations::default(),
+            calls: 0,
+            low: 0,
+            mark: 0,
+            replay: None,
+            crashed: false,
         };
+        w.config = config.deployed(organisation);
         w.start(0);
         w
     }
 
-    /// The task.
+    /// The task, as this organisation runs it ([`TaskConfig::deployed`]: v3 worlds carry
+    /// their organisation's deployment).
     pub fn config(&self) -> &TaskConfig {
         &self.config
     }
@@ -153,6 +173,7 @@ impl SuiteWorld {
     /// Moves to another organisation; takes effect at the next reset.
     pub fn set_organisation(&mut self, organisation: u64) {
         self.organisation = organisation;
+        self.config = self.config.deployed(organisation);
         self.codes = organisation_codes(organisation, self.config.scenario);
     }
 
@@ -294,7 +315,7 @@ impl SuiteWorld {
         let n = self.ncodes();
         Some(match self.config.scenario {
             Scenario::V1 => (h % n as u64) as usize,
-            Scenario::V2 => {
+            Scenario::V2 | Scenario::V3 => {
                 // Weights 1 / (k + 1): draw a point in their sum and find its code.
                 let total: f64 = (1..=n).map(|k| 1.0 / k as f64).sum();
                 let mut x = unit(mix(h, POISON)) * total;
@@ -329,9 +350,14 @@ impl SuiteWorld {
         self.token_left = self.token_ttl();
         self.attempts = 0;
         self.tries.clear();
-        if self.config.scenario == Scenario::V2 {
+        if self.config.scenario.is_v2() {
             self.tries.resize(self.n as usize, 0);
         }
+        self.calls = 0;
+        self.low = 0;
+        self.mark = 0;
+        self.replay = None;
+        self.crashed = false;
         self.remedies = self.draw_remedies();
         self.violations = Violations::default();
     }
@@ -371,6 +397,9 @@ impl SuiteWorld {
     }
 
     fn fetch(&mut self) -> EventBuf {
+        if let Some(pos) = self.replay {
+            return self.fetch_again(pos);
+        }
         if self.delivered == self.n {
             return event(EventKind::Result, FETCH, &[("done", Value::Bool(true))]);
         }
@@ -500,11 +529,15 @@ impl SuiteWorld {
             }
             if let Some(c) = poison {
                 if !remedy {
-                    return event(
+                    let mut e = event(
                         EventKind::Error,
                         tool,
                         &[("error", text("rejected")), self.code(c), self.item(id)],
                     );
+                    if let Some(g) = self.guess(id, c) {
+                        let _ = e.push("guess", Value::Int(i64::from(g)));
+                    }
+                    return e;
                 }
                 if tool != self.remedies[c] {
                     let mut e = event(
@@ -574,6 +607,8 @@ impl SuiteWorld {
 /// cursor ends with a byte of attempts per item.
 const CURSOR_VERSION: u8 = 1;
 const CURSOR_VERSION_V2: u8 = 2;
+/// v3: the v2 cursor, then the crash counter, the durable position and the replay position.
+const CURSOR_VERSION_V3: u8 = 3;
 
 /// The fixed part of a cursor, before the two bitsets.
 const CURSOR_HEAD: usize = 1 + 1 + 8 + 8 + 4 + 4 + 4 * BLOCK + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 12;
@@ -649,8 +684,21 @@ impl SuiteWorld {
         let [seen, landed] = sets;
         let tries = match self.config.scenario {
             Scenario::V1 => Vec::new(),
-            Scenario::V2 => r.0.split_off(..n as usize)?.to_vec(),
+            Scenario::V2 | Scenario::V3 => r.0.split_off(..n as usize)?.to_vec(),
         };
+        let (calls, low, mark, replay) = match self.config.scenario {
+            Scenario::V3 => {
+                let (calls, low, mark) = (r.u64()?, r.u32()?, r.u32()?);
+                let replay = match r.u32()? {
+                    u32::MAX => None,
+                    p => Some(p),
+                };
+                (calls, low, mark, replay)
+            }
+            _ => (0, 0, 0, None),
+        };
+        let v3_fits =
+            low <= delivered && mark <= low && replay.is_none_or(|p| mark <= p && p < delivered);
         // An item never fetched was never attempted.
         let tries_fit = tries
             .iter()
@@ -668,7 +716,8 @@ impl SuiteWorld {
             && tail_clear(&landed)
             && seen == delivered_set(self.config.kind, n, delivered, &block)?
             && outage_left <= outage_len
-            && violations.gaps == 0;
+            && violations.gaps == 0
+            && v3_fits;
         if !consistent {
             return None;
         }
@@ -693,15 +742,169 @@ impl SuiteWorld {
             attempts,
             tries,
             violations,
+            calls,
+            low,
+            mark,
+            replay,
+            crashed: false,
         };
         w.remedies = w.draw_remedies();
         Some(w)
+    }
+
+    /// What a call does; see the [module docs](self).
+    fn answer(&mut self, call: &ToolCall) -> EventBuf {
+        let tool = call.tool;
+        if self.outage_left > 0 {
+            if tool == WAIT {
+                self.outage_left -= 1;
+                return if self.outage_left == 0 {
+                    event(EventKind::Result, WAIT, &[("ready", Value::Bool(true))])
+                } else {
+                    event(
+                        EventKind::Result,
+                        WAIT,
+                        &[("waiting", Value::Int(i64::from(self.outage_left)))],
+                    )
+                };
+            }
+            self.outage_left = self.outage_len;
+            return event(
+                EventKind::Error,
+                tool,
+                &[
+                    ("error", text("backoff")),
+                    ("retry_in", Value::Int(i64::from(self.outage_len))),
+                ],
+            );
+        }
+        match (tool, self.config.kind) {
+            (FETCH, _) => self.fetch(),
+            (WAIT, _) => event(EventKind::Result, WAIT, &[("ready", Value::Bool(true))]),
+            (SPECIAL, TaskKind::Migration) => event(
+                EventKind::Result,
+                SPECIAL,
+                &[
+                    ("landed", Value::Int(i64::from(self.landed_count))),
+                    (
+                        "pending",
+                        Value::Int(i64::from(self.delivered.saturating_sub(self.landed_count))),
+                    ),
+                ],
+            ),
+            (SPECIAL, TaskKind::Orchestration) => {
+                self.tokens = self.tokens.wrapping_add(1);
+                self.token_left = self.token_ttl();
+                let mut s = heapless::String::new();
+                let _ = write!(
+                    s,
+                    "tk-{:08x}",
+                    mix(self.seed, u64::from(self.tokens)) as u32
+                );
+                event(
+                    EventKind::Result,
+                    SPECIAL,
+                    &[
+                        ("token", Value::Text(s)),
+                        ("ttl", Value::Int(i64::from(self.token_left))),
+                    ],
+                )
+            }
+            (t, _) if usize::from(t) < TOOLS => self.landing(t, call.args.first()),
+            (t, _) => event(EventKind::Error, t, &[("error", text("unknown_tool"))]),
+        }
+    }
+
+    /// v3: the acting model's guess of the remedy for item `id`, rejected with code `c`:
+    /// this episode's remedy with the deployment's [`quality`](crate::Deployment::quality),
+    /// else one of the two others. The same for every rejection of the item. `None` outside
+    /// v3.
+    fn guess(&self, id: u32, c: usize) -> Option<u16> {
+        let d = self.config.deployment?;
+        let h = mix(self.seed ^ GUESS, u64::from(id));
+        let right = self.remedies[c];
+        if unit(h) < d.quality {
+            return Some(right);
+        }
+        let i = REMEDIES.iter().position(|&t| t == right).unwrap_or(0);
+        Some(REMEDIES[(i + 1 + (h >> 40) as usize % 2) % REMEDIES.len()])
+    }
+
+    /// v3: whether the last call crashed the agent's process; asking clears it. The world has
+    /// done the call and keeps everything it did: the driver rolls the agent back to its last
+    /// durable state and gives it [`SuiteWorld::restart`]'s event.
+    pub fn take_crash(&mut self) -> bool {
+        std::mem::take(&mut self.crashed)
+    }
+
+    /// v3: the agent has just made its state durable (a `commit`, which a runtime checkpoints
+    /// on): after a crash the queue is read again from here. The position is the first item
+    /// fetched that has not landed, or the end of what was fetched: the offset a queue's
+    /// consumer commits.
+    pub fn mark_durable(&mut self) {
+        while self.low < self.delivered && get(&self.landed, self.index_at(self.low)) {
+            self.low += 1;
+        }
+        self.mark = self.low;
+    }
+
+    /// v3: the agent's process restarted from its durable state. The queue will deliver again
+    /// from the durable position ([`SuiteWorld::mark_durable`]; the start if the agent never
+    /// made one): items that landed since with `landed: true` (landing one again is a
+    /// duplicate), the drifted setting with its item where it was announced. A restart takes
+    /// longer than any back-off, so the service is up again; tokens go on. Returns the event
+    /// the restarted agent sees: a notice `{restarted: true}`.
+    pub fn restart(&mut self) -> EventBuf {
+        self.replay = (self.mark < self.delivered).then_some(self.mark);
+        self.outage_left = 0;
+        self.outage_len = 0;
+        event(
+            EventKind::Notice,
+            FETCH,
+            &[("restarted", Value::Bool(true))],
+        )
+    }
+
+    /// The item delivered at queue position `pos` (records arrive shuffled in blocks).
+    fn index_at(&self, pos: u32) -> u32 {
+        if self.config.kind != TaskKind::Records {
+            return pos;
+        }
+        let b = pos as usize / BLOCK;
+        let len = (self.n as usize - b * BLOCK).min(BLOCK);
+        let mut block = [0u32; BLOCK];
+        for (i, slot) in block.iter_mut().enumerate() {
+            *slot = (b * BLOCK + i) as u32;
+        }
+        for i in (1..len).rev() {
+            let j = (mix(self.seed ^ SHUFFLE, (b * BLOCK + i) as u64) % (i as u64 + 1)) as usize;
+            block.swap(i, j);
+        }
+        block[pos as usize % BLOCK]
+    }
+
+    /// v3: the next delivery after a crash, at queue position `pos`.
+    fn fetch_again(&mut self, pos: u32) -> EventBuf {
+        let next = pos + 1;
+        self.replay = (next < self.delivered).then_some(next);
+        let id = self.index_at(pos);
+        let mut e = event(EventKind::Result, FETCH, &[self.item(id)]);
+        if self.drift_at == Some(pos) {
+            let _ = e.push(self.config.kind.mode_key(), self.mode_value(true));
+        }
+        if get(&self.landed, id) {
+            let _ = e.push("landed", Value::Bool(true));
+        } else if let Some(d) = self.duplicate_of(id) {
+            let _ = e.push("dup_of", Value::Int(self.id(d)));
+        }
+        e
     }
 
     fn cursor_version(&self) -> u8 {
         match self.config.scenario {
             Scenario::V1 => CURSOR_VERSION,
             Scenario::V2 => CURSOR_VERSION_V2,
+            Scenario::V3 => CURSOR_VERSION_V3,
         }
     }
 }
@@ -763,6 +966,12 @@ impl World for SuiteWorld {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.tries);
+        if self.config.scenario == Scenario::V3 {
+            out.extend_from_slice(&self.calls.to_le_bytes());
+            out.extend_from_slice(&self.low.to_le_bytes());
+            out.extend_from_slice(&self.mark.to_le_bytes());
+            out.extend_from_slice(&self.replay.unwrap_or(u32::MAX).to_le_bytes());
+        }
         true
     }
 
@@ -796,7 +1005,7 @@ impl World for SuiteWorld {
             TaskKind::Records => "records",
             TaskKind::Orchestration => "steps",
         };
-        event(
+        let mut e = event(
             EventKind::Notice,
             FETCH,
             &[
@@ -804,69 +1013,31 @@ impl World for SuiteWorld {
                 (count, Value::Int(i64::from(self.n))),
                 (kind.mode_key(), self.mode_value(false)),
             ],
-        )
+        );
+        if let Some(d) = self.config.deployment {
+            // The deployment's card: what the host knows of where it runs.
+            for (k, v) in [
+                ("model", text(d.model.name())),
+                ("machines", text(d.machines.name())),
+                ("recall_cost", Value::Int(i64::from(d.recall_cost))),
+                ("note_cost", Value::Int(i64::from(d.note_cost))),
+                ("store_life", Value::Int(i64::from(d.store_life))),
+            ] {
+                let _ = e.push(k, v);
+            }
+        }
+        e
     }
 
+    /// v3: a call may crash the agent's process after the world has done it
+    /// ([`SuiteWorld::take_crash`]).
     fn call(&mut self, call: &ToolCall) -> EventBuf {
-        let tool = call.tool;
-        if self.outage_left > 0 {
-            if tool == WAIT {
-                self.outage_left -= 1;
-                return if self.outage_left == 0 {
-                    event(EventKind::Result, WAIT, &[("ready", Value::Bool(true))])
-                } else {
-                    event(
-                        EventKind::Result,
-                        WAIT,
-                        &[("waiting", Value::Int(i64::from(self.outage_left)))],
-                    )
-                };
-            }
-            self.outage_left = self.outage_len;
-            return event(
-                EventKind::Error,
-                tool,
-                &[
-                    ("error", text("backoff")),
-                    ("retry_in", Value::Int(i64::from(self.outage_len))),
-                ],
-            );
+        let e = self.answer(call);
+        if let Some(d) = self.config.deployment {
+            self.calls += 1;
+            self.crashed = d.crash > 0.0 && unit(mix(self.seed ^ CRASH, self.calls)) < d.crash;
         }
-        match (tool, self.config.kind) {
-            (FETCH, _) => self.fetch(),
-            (WAIT, _) => event(EventKind::Result, WAIT, &[("ready", Value::Bool(true))]),
-            (SPECIAL, TaskKind::Migration) => event(
-                EventKind::Result,
-                SPECIAL,
-                &[
-                    ("landed", Value::Int(i64::from(self.landed_count))),
-                    (
-                        "pending",
-                        Value::Int(i64::from(self.delivered.saturating_sub(self.landed_count))),
-                    ),
-                ],
-            ),
-            (SPECIAL, TaskKind::Orchestration) => {
-                self.tokens = self.tokens.wrapping_add(1);
-                self.token_left = self.token_ttl();
-                let mut s = heapless::String::new();
-                let _ = write!(
-                    s,
-                    "tk-{:08x}",
-                    mix(self.seed, u64::from(self.tokens)) as u32
-                );
-                event(
-                    EventKind::Result,
-                    SPECIAL,
-                    &[
-                        ("token", Value::Text(s)),
-                        ("ttl", Value::Int(i64::from(self.token_left))),
-                    ],
-                )
-            }
-            (t, _) if usize::from(t) < TOOLS => self.landing(t, call.args.first()),
-            (t, _) => event(EventKind::Error, t, &[("error", text("unknown_tool"))]),
-        }
+        e
     }
 }
 
@@ -885,7 +1056,7 @@ fn organisation_codes(organisation: u64, scenario: Scenario) -> [(u16, u16); COD
             if codes[..i].iter().all(|&(c, _)| c != code) {
                 let uniform = REMEDIES[((h >> 32) % 3) as usize];
                 let remedy = match scenario {
-                    Scenario::V2 if unit(mix(h, FAVOURITE)) < 0.5 => favourite,
+                    Scenario::V2 | Scenario::V3 if unit(mix(h, FAVOURITE)) < 0.5 => favourite,
                     _ => uniform,
                 };
                 codes[i] = (code, remedy);
@@ -1274,7 +1445,8 @@ mod tests {
             assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
             let v = match scenario {
                 Scenario::V1 => Scenario::V2,
-                Scenario::V2 => Scenario::V1,
+                Scenario::V2 => Scenario::V3,
+                Scenario::V3 => Scenario::V1,
             };
             let mut other = SuiteWorld::new(TaskConfig::of(v, kind, 300), 4);
             assert!(other.restore_cursor(&cursor).is_err(), "another scenario");
@@ -1325,7 +1497,7 @@ mod tests {
             drift: None,
             ..TaskConfig::of(scenario, TaskKind::Migration, 100)
         };
-        let mut differs = [false; 2];
+        let mut differs = [false; Scenario::ALL.len()];
         for (k, scenario) in Scenario::ALL.into_iter().enumerate() {
             for seed in 0..20 {
                 // Retry item 1 until it lands, after (a) nothing, (b) item 0 tried until it landed.
@@ -1349,7 +1521,11 @@ mod tests {
                 differs[k] |= item1(false) != item1(true);
             }
         }
-        assert_eq!(differs, [true, false], "v1 shares one counter, v2 does not");
+        assert_eq!(
+            differs,
+            [true, false, false],
+            "v1 shares one counter, v2 and v3 do not"
+        );
     }
 
     #[test]

@@ -1,0 +1,217 @@
+//! Tuning the rule family to deployments: what an engineer does by hand for each deployment
+//! and each model upgrade, and what `evoharness tune` and `evoharness eval --against
+//! fixed-best|retuned` run.
+//!
+//! Every setting of [`TunedHarness::knobs`] is evaluated on the same organisations and seeds
+//! ([`eval::run`]: an organisation's episodes in seed order on one agent). The **fixed-best**
+//! setting earns the most over all of them: one rule for every deployment. The **retuned**
+//! setting of an organisation earns the most in that organisation alone: the rule an engineer
+//! who retunes for each deployment would ship there. [`FIXED_BEST`] is the fixed-best setting
+//! tuned on training organisations and committed, so that an evaluation on other
+//! organisations compares against what a team would have shipped.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use evoharness_runtime::Result;
+use serde::Serialize;
+
+use crate::TaskConfig;
+use crate::baselines::TunedHarness;
+use crate::eval::{self, AgentSpec, EvalSpec};
+use crate::world::SuiteWorld;
+
+/// The fixed-best setting on v3: `evoharness tune --task T --organisations 0..48 --seeds
+/// 0..480 --horizon 100` (training organisations; ten episodes each) finds this one in each of
+/// the three families (the README shows the output).
+pub const FIXED_BEST: &str = "tuned:plain:guess-unknown:no-note:commit-6";
+
+/// Where retuning for an organisation takes its episodes: seeds from here on, apart from any
+/// seed the suite's evaluations use.
+pub const RETUNE_SEEDS: u64 = 900_000_000;
+
+/// Episodes per organisation that retuning evaluates each setting on.
+pub const RETUNE_EPISODES: u64 = 16;
+
+/// One setting's mean reward.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Setting {
+    /// The rule's name ([`TunedHarness::label`]).
+    pub rule: String,
+    /// Its mean reward per episode.
+    pub mean_reward: f64,
+    /// Its share of successful episodes.
+    pub success_rate: f64,
+}
+
+/// An organisation's deployment and the settings tuned for it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Organisation {
+    /// The organisation.
+    pub organisation: u64,
+    /// Its deployment's region ([`Deployment::region`](crate::Deployment::region)); empty
+    /// for v1 and v2 tasks.
+    pub region: String,
+    /// The setting that earns the most here.
+    pub retuned: Setting,
+    /// The fixed-best setting, here.
+    pub fixed_best: Setting,
+}
+
+/// A region of deployments: which setting is best there, and what each kind of rule earns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Region {
+    /// Its name.
+    pub region: String,
+    /// Organisations in it.
+    pub organisations: u64,
+    /// The single setting that earns the most over the region.
+    pub best: Setting,
+    /// The fixed-best setting's mean reward over the region.
+    pub fixed_best_reward: f64,
+    /// The mean, over the region's organisations, of each one's retuned setting's reward.
+    pub retuned_reward: f64,
+}
+
+/// What `evoharness tune` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TuneReport {
+    /// Settings tried.
+    pub settings: usize,
+    /// Episodes per setting.
+    pub episodes: u64,
+    /// The best single setting over every organisation.
+    pub fixed_best: Setting,
+    /// The mean over organisations of the retuned setting's reward, less the fixed-best
+    /// setting's. In-sample (tuned and measured on the same episodes), so it overstates what
+    /// retuning gains on new episodes; `eval --against retuned` measures that.
+    pub retuning_gain: f64,
+    /// Per region, in name order.
+    pub regions: Vec<Region>,
+    /// Per organisation.
+    pub organisations: Vec<Organisation>,
+}
+
+/// Evaluates every setting of [`TunedHarness::knobs`] on `spec`'s organisations and seeds.
+pub fn tune(spec: &EvalSpec) -> Result<TuneReport> {
+    let rules = TunedHarness::knobs();
+    let norg = spec.organisations.end - spec.organisations.start;
+    // rewards[r][o]: setting r's rewards in organisation o; successes likewise.
+    let mut rewards = vec![vec![Vec::new(); norg as usize]; rules.len()];
+    let mut successes = vec![vec![0u64; norg as usize]; rules.len()];
+    for (r, rule) in rules.iter().enumerate() {
+        let (_, episodes) = eval::run(spec, &AgentSpec::Tuned(*rule), &|_, _| {})?;
+        for (s, e) in spec.seeds.clone().zip(&episodes) {
+            let o = (s % norg) as usize;
+            rewards[r][o].push(e.reward);
+            successes[r][o] += u64::from(e.success);
+        }
+    }
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let setting = |r: usize, orgs: &[usize]| {
+        let all: Vec<f64> = orgs.iter().flat_map(|&o| rewards[r][o].clone()).collect();
+        let ok: u64 = orgs.iter().map(|&o| successes[r][o]).sum();
+        Setting {
+            rule: rules[r].label(),
+            mean_reward: mean(&all),
+            success_rate: ok as f64 / all.len().max(1) as f64,
+        }
+    };
+    let best_over = |orgs: &[usize]| {
+        (0..rules.len())
+            .map(|r| setting(r, orgs))
+            .fold(None::<Setting>, |best, s| match best {
+                Some(b) if b.mean_reward >= s.mean_reward => Some(b),
+                _ => Some(s),
+            })
+            .expect("at least one setting")
+    };
+    let every: Vec<usize> = (0..norg as usize).collect();
+    let fixed_best = best_over(&every);
+    let fixed = rules
+        .iter()
+        .position(|r| r.label() == fixed_best.rule)
+        .unwrap_or(0);
+    let region_of = |o: usize| {
+        // Organisation `start + i` runs the seeds `s` with `s % norg == i`'s offset; the
+        // deployment is its own.
+        let organisation = organisation_of(&spec.organisations, o);
+        SuiteWorld::new(spec.task, organisation)
+            .config()
+            .deployment
+            .map(|d| d.region())
+            .unwrap_or_default()
+    };
+    let organisations: Vec<Organisation> = every
+        .iter()
+        .map(|&o| Organisation {
+            organisation: organisation_of(&spec.organisations, o),
+            region: region_of(o),
+            retuned: best_over(&[o]),
+            fixed_best: setting(fixed, &[o]),
+        })
+        .collect();
+    let retuning_gain = mean(
+        &organisations
+            .iter()
+            .map(|o| o.retuned.mean_reward - o.fixed_best.mean_reward)
+            .collect::<Vec<_>>(),
+    );
+    let mut by_region: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for &o in &every {
+        by_region
+            .entry(organisations[o].region.clone())
+            .or_default()
+            .push(o);
+    }
+    let regions = by_region
+        .into_iter()
+        .map(|(region, orgs)| Region {
+            organisations: orgs.len() as u64,
+            best: best_over(&orgs),
+            fixed_best_reward: setting(fixed, &orgs).mean_reward,
+            retuned_reward: mean(
+                &orgs
+                    .iter()
+                    .map(|&o| organisations[o].retuned.mean_reward)
+                    .collect::<Vec<_>>(),
+            ),
+            region,
+        })
+        .collect();
+    Ok(TuneReport {
+        settings: rules.len(),
+        episodes: spec.seeds.end - spec.seeds.start,
+        fixed_best,
+        retuning_gain,
+        regions,
+        organisations,
+    })
+}
+
+/// The organisation that index `o` of the organisations' range stands for. Episode `s` of an
+/// evaluation runs in organisation `start + s % len` ([`eval`]), so index `o` collects the
+/// seeds with `s % len == o`, which run in organisation `start + o`.
+fn organisation_of(organisations: &Range<u64>, o: usize) -> u64 {
+    organisations.start + o as u64
+}
+
+/// The setting retuned for `organisation`: the best of [`TunedHarness::knobs`] over
+/// [`RETUNE_EPISODES`] episodes of that organisation from [`RETUNE_SEEDS`] on (seeds no
+/// evaluation uses), on one thread.
+pub fn retune(task: TaskConfig, organisation: u64, max_steps: u64) -> Result<TunedHarness> {
+    let spec = EvalSpec {
+        organisations: organisation..organisation + 1,
+        threads: 1,
+        max_steps,
+        ..EvalSpec::new(task, RETUNE_SEEDS..RETUNE_SEEDS + RETUNE_EPISODES)
+    };
+    let mut best = (f64::NEG_INFINITY, TunedHarness::default());
+    for rule in TunedHarness::knobs() {
+        let (report, _) = eval::run(&spec, &AgentSpec::Tuned(rule), &|_, _| {})?;
+        if report.mean_reward > best.0 {
+            best = (report.mean_reward, rule);
+        }
+    }
+    Ok(best.1)
+}

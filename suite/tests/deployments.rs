@@ -1,0 +1,323 @@
+//! Scenario v3: deployments. Each organisation draws a deployment (its card in the first
+//! event, the model's remedy guesses, crashes that roll the agent back to its last commit
+//! while the world keeps what it did); the tuned rule's knobs are retunable, and tuning finds
+//! different settings for different deployments.
+
+use evoharness_core::{EventBuf, Value};
+use evoharness_runtime::{Agent, World};
+use evoharness_suite::baselines::{Guess, TunedHarness};
+use evoharness_suite::eval::{self, AgentSpec, EvalSpec};
+use evoharness_suite::{
+    Deployment, MachineTier, ModelTier, Scenario, SuiteWorld, TaskConfig, TaskKind, episode, tune,
+};
+
+fn call(tool: u16, arg: Option<&Value>) -> evoharness_core::ToolCall {
+    let mut args = evoharness_core::heapless::Vec::new();
+    if let Some(v) = arg {
+        let _ = args.push(v.clone());
+    }
+    evoharness_core::ToolCall { tool, args }
+}
+
+fn int(e: &EventBuf, key: &str) -> Option<i64> {
+    match e.get(key) {
+        Some(Value::Int(i)) => Some(*i),
+        _ => None,
+    }
+}
+
+#[test]
+fn deployments_cover_both_ends_of_the_family_and_the_card_tells_the_host_part() {
+    let ds: Vec<Deployment> = (0..300).map(Deployment::of).collect();
+    assert_eq!(
+        ds[7],
+        Deployment::of(7),
+        "drawn from the organisation alone"
+    );
+    let share = |f: &dyn Fn(&Deployment) -> bool| ds.iter().filter(|d| f(d)).count() as f64 / 300.0;
+    // "Weak model, costly failures, durable store, flaky machines" and "strong model, costly
+    // memory, stable machines" each carry real weight.
+    let weak_end = share(&|d| {
+        d.model == ModelTier::Weak
+            && d.machines == MachineTier::Flaky
+            && d.lockout >= 10
+            && d.store_life >= 20
+    });
+    let strong_end = share(&|d| {
+        d.model == ModelTier::Strong && d.machines == MachineTier::Stable && d.costly_memory()
+    });
+    assert!(
+        weak_end > 0.25 && strong_end > 0.25,
+        "{weak_end} {strong_end}"
+    );
+    for d in &ds {
+        assert!(
+            (1..=16).contains(&d.recall_cost) && (1..=16).contains(&d.note_cost),
+            "{d:?}"
+        );
+        assert!(d.lockout <= 20 && (1..=50).contains(&d.store_life), "{d:?}");
+        let q = match d.model {
+            ModelTier::Weak => 0.45..0.75,
+            ModelTier::Strong => 0.92..0.995,
+        };
+        assert!(q.contains(&d.quality), "{d:?}");
+    }
+    // The first event carries the card, and nothing hidden.
+    let mut w = SuiteWorld::new(TaskConfig::v3(TaskKind::Records, 100), 11);
+    let d = w.config().deployment.unwrap();
+    assert_eq!(d, Deployment::of(11));
+    let first = w.reset(3);
+    assert_eq!(
+        first.get("model"),
+        Some(&Value::text(d.model.name()).unwrap())
+    );
+    assert_eq!(
+        first.get("machines"),
+        Some(&Value::text(d.machines.name()).unwrap())
+    );
+    assert_eq!(int(&first, "recall_cost"), Some(i64::from(d.recall_cost)));
+    assert_eq!(int(&first, "note_cost"), Some(i64::from(d.note_cost)));
+    assert_eq!(int(&first, "store_life"), Some(i64::from(d.store_life)));
+    assert!(first.get("quality").is_none() && first.get("crash").is_none());
+    // The deployment's prices are the agent's costs, its back-off the world's.
+    let t = TaskConfig::v3(TaskKind::Records, 100).deployed(11);
+    assert_eq!(
+        (t.costs().recall, t.costs().note),
+        (d.recall_cost, d.note_cost)
+    );
+    assert_eq!(t.faults.lockout, d.lockout);
+    // v2 is unchanged by any of it.
+    assert_eq!(
+        TaskConfig::v2(TaskKind::Records, 100).deployed(11),
+        TaskConfig::v2(TaskKind::Records, 100)
+    );
+    assert_eq!("v3".parse::<Scenario>(), Ok(Scenario::V3));
+}
+
+#[test]
+fn the_models_guess_is_right_as_often_as_its_quality_says() {
+    for (org, want) in
+        [(ModelTier::Weak, false), (ModelTier::Strong, true)].map(|(tier, strong)| {
+            let org = (0..).find(|&o| Deployment::of(o).model == tier).unwrap();
+            (org, strong)
+        })
+    {
+        let q = Deployment::of(org).quality;
+        let (mut right, mut all) = (0u32, 0u32);
+        for seed in 0..60 {
+            let mut w = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), org);
+            w.reset(seed);
+            for _ in 0..w.items() {
+                let e = w.call(&call(0, None));
+                let Some(item) = e.get("batch").cloned() else {
+                    break;
+                };
+                // Land with the right tool until rejected; the guess is about the remedy.
+                let r = loop {
+                    let r = w.call(&call(if w.drifted() { 2 } else { 1 }, Some(&item)));
+                    if r.get("error") != Some(&Value::text("timeout").unwrap())
+                        && r.get("retry_in").is_none()
+                    {
+                        break r;
+                    }
+                    while w.outage_left() > 0 {
+                        w.call(&call(3, None));
+                    }
+                };
+                if let Some(g) = int(&r, "guess") {
+                    let id = w.index_of(int(&r, "batch").unwrap()).unwrap();
+                    right += u32::from(w.remedy(id) == Some(g as u16));
+                    all += 1;
+                    w.call(&call(w.remedy(id).unwrap(), Some(&item)));
+                }
+            }
+        }
+        let rate = f64::from(right) / f64::from(all);
+        assert!(all > 100, "{all}");
+        assert!(
+            (rate - q).abs() < 0.08,
+            "org {org}: right {rate} of {all}, quality {q}"
+        );
+        assert_eq!(rate > 0.85, want);
+    }
+}
+
+#[test]
+fn after_a_crash_the_queue_is_read_again_from_the_durable_position() {
+    let mut w = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
+    w.reset(1);
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let e = w.call(&call(0, None));
+        ids.push(e.get("batch").unwrap().clone());
+    }
+    // Land the first two (whatever faults say, until landed), then commit.
+    let land = |w: &mut SuiteWorld, id: &Value| {
+        for _ in 0..50 {
+            let r = w.call(&call(1, Some(id)));
+            if r.get("written").is_some() || r.get("fixed").is_some() {
+                return;
+            }
+            while w.outage_left() > 0 {
+                w.call(&call(3, None));
+            }
+            if let Some(Value::Int(_)) = r.get("code") {
+                let i = w.index_of(int(&r, "batch").unwrap()).unwrap();
+                w.call(&call(w.remedy(i).unwrap(), Some(id)));
+                return;
+            }
+        }
+        panic!("never landed");
+    };
+    land(&mut w, &ids[0]);
+    land(&mut w, &ids[1]);
+    w.mark_durable();
+    land(&mut w, &ids[3]);
+    let notice = w.restart();
+    assert_eq!(notice.get("restarted"), Some(&Value::Bool(true)));
+    // From the first item fetched and not landed (the third), everything fetched comes again,
+    // what landed since marked so; then new items.
+    let again: Vec<EventBuf> = (0..5).map(|_| w.call(&call(0, None))).collect();
+    assert_eq!(again[0].get("batch"), Some(&ids[2]));
+    assert!(again[0].get("landed").is_none());
+    assert_eq!(again[1].get("batch"), Some(&ids[3]));
+    assert_eq!(again[1].get("landed"), Some(&Value::Bool(true)));
+    assert_eq!(again[3].get("batch"), Some(&ids[5]));
+    assert!(again[4].get("landed").is_none() && !ids.contains(again[4].get("batch").unwrap()));
+    // A cursor taken after the crash restores the same episode.
+    let mut cursor = Vec::new();
+    assert!(w.save_cursor(&mut cursor));
+    let mut other = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
+    other.restore_cursor(&cursor).unwrap();
+    let mut again_cursor = Vec::new();
+    other.save_cursor(&mut again_cursor);
+    assert_eq!(cursor, again_cursor);
+    // Cut cursors are refused.
+    assert!(other.restore_cursor(&cursor[..cursor.len() - 1]).is_err());
+}
+
+/// Flaky organisations at horizon 100.
+fn flaky() -> Vec<u64> {
+    (0..200)
+        .filter(|&o| Deployment::of(o).machines == MachineTier::Flaky)
+        .take(6)
+        .collect()
+}
+
+#[test]
+fn crashes_roll_the_agent_back_and_commits_make_them_cheap() {
+    let mut crashes = 0;
+    let mut spent = [0u64; 2];
+    for org in flaky() {
+        for (k, rule) in ["tuned", "tuned:commit-6"].iter().enumerate() {
+            let world = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), org);
+            let task = *world.config();
+            let ctl = TunedHarness::parse(rule).unwrap();
+            let mut agent = Agent::new(ctl, world, episode::agent_config(&task, 0)).unwrap();
+            for seed in 0..6 {
+                agent.start_task(seed);
+                let mut durable = episode::Durable::new(&agent).unwrap();
+                durable.begin(&agent).unwrap();
+                let mut score = episode::Score::begin(&agent);
+                while let Some(r) = agent.step().unwrap() {
+                    score.step(&agent, &r);
+                    if durable.step(&mut agent, &r).unwrap() {
+                        // Rolled back: nothing tracked since the last commit is left.
+                        assert_eq!(
+                            agent.workspace().event().unwrap().get("restarted"),
+                            Some(&Value::Bool(true))
+                        );
+                        assert!(agent.workspace().last_act().is_none());
+                    }
+                }
+                score.close(&agent);
+                let s = score.stats();
+                // Nothing is landed twice or wrongly after a roll-back; without commits the
+                // reading again may spend the whole budget (then items are left).
+                let v = s.violations;
+                assert_eq!(
+                    (v.duplicates, v.wrong_writes),
+                    (0, 0),
+                    "{rule} org {org} seed {seed}: {s:?}"
+                );
+                assert!(
+                    s.success || (k == 0 && s.finished.is_none()),
+                    "{rule} org {org} seed {seed}: {s:?}"
+                );
+                crashes += durable.crashes();
+                spent[k] += u64::from(s.cost);
+            }
+        }
+    }
+    assert!(crashes > 20, "flaky machines crash: {crashes}");
+    // Reading the queue again from the start costs more than committing every few items.
+    assert!(spent[1] < spent[0], "{spent:?}");
+}
+
+#[test]
+fn the_tuned_rules_knobs_round_trip_and_bad_names_are_refused() {
+    let all = TunedHarness::knobs();
+    assert_eq!(all.len(), 96);
+    for t in &all {
+        assert_eq!(TunedHarness::parse(&t.label()), Some(*t), "{}", t.label());
+        assert_eq!(t.label().parse::<AgentSpec>().unwrap().name(), t.label());
+    }
+    assert_eq!(
+        TunedHarness::parse("tuned:plain:guess-first:no-note:commit-6"),
+        Some(TunedHarness::new(false, false).with_knobs(Guess::First, false, 6))
+    );
+    for bad in [
+        "tuned:commit-0",
+        "tuned:commit-06",
+        "tuned:no-note:guess-first",
+        "tuned:guess-first:guess-unknown",
+        "tuned:commit-6:no-note",
+        "tuned:hint-all:commit-6",
+        "tuned:commit-x",
+        "tuned:plain:plain",
+    ] {
+        assert_eq!(TunedHarness::parse(bad), None, "{bad}");
+        assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+    }
+    let fixed = "fixed-best".parse::<AgentSpec>().unwrap();
+    assert_eq!(fixed.name(), tune::FIXED_BEST);
+}
+
+#[test]
+fn tuning_finds_settings_that_differ_between_deployments_and_retuned_runs_per_organisation() {
+    let spec = EvalSpec {
+        organisations: 0..6,
+        threads: 2,
+        ..EvalSpec::new(TaskConfig::v3(TaskKind::Migration, 50), 0..24)
+    };
+    let r = tune::tune(&spec).unwrap();
+    assert_eq!(r.settings, 96);
+    assert_eq!(r.organisations.len(), 6);
+    // Retuning is never worse in-sample, and it pays somewhere.
+    assert!(r.retuning_gain > 0.0, "{r:?}");
+    for o in &r.organisations {
+        assert!(
+            o.retuned.mean_reward >= o.fixed_best.mean_reward - 1e-12,
+            "{o:?}"
+        );
+    }
+    let distinct: std::collections::BTreeSet<&str> = r
+        .organisations
+        .iter()
+        .map(|o| o.retuned.rule.as_str())
+        .collect();
+    assert!(
+        distinct.len() > 1,
+        "one setting fits every deployment: {r:?}"
+    );
+    // `retuned` evaluates on the evaluation's seeds what was tuned on others.
+    let small = EvalSpec {
+        organisations: 0..2,
+        threads: 1,
+        ..EvalSpec::new(TaskConfig::v3(TaskKind::Migration, 50), 0..4)
+    };
+    let (report, eps) = eval::run(&small, &AgentSpec::Retuned, &|_, _| {}).unwrap();
+    assert_eq!((report.agent.as_str(), eps.len()), ("retuned", 4));
+    let rule = tune::retune(TaskConfig::v3(TaskKind::Migration, 50), 0, u64::MAX).unwrap();
+    assert!(TunedHarness::knobs().contains(&rule));
+}
