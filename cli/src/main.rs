@@ -10,6 +10,7 @@ mod failure;
 mod inspect;
 mod options;
 mod run;
+mod view;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,7 @@ Usage:
   evoharness run POLICY.onnx [OPTIONS]      run a policy in a built-in world (fixture or a suite task), with a summary
   evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
+  evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 
@@ -75,6 +77,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "run" => run::main(args),
         "resume" => run::resume(args),
         "eval" => eval::main(args),
+        "view" => view::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -100,6 +103,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
                 print!("{}", eval::help());
                 Ok(())
             }
+            Some("view") => {
+                print!("{}", view::help());
+                Ok(())
+            }
             Some(other) => Err(unknown_command(other).into()),
         },
         "-V" | "--version" => {
@@ -120,7 +127,7 @@ fn unknown_command(name: &str) -> Usage {
     };
     Usage::new(
         "",
-        format!("unknown command `{name}`: expected inspect, run, resume or eval{hint}"),
+        format!("unknown command `{name}`: expected inspect, run, resume, eval or view{hint}"),
     )
 }
 
