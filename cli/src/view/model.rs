@@ -369,3 +369,96 @@ fn verb_of(action: &Value) -> Result<u8, String> {
             )
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BEGIN: &str = r#""begin":{"trace":1,"seed":5,"budget":9,"steps":0,"clock":40,"spent":0,"tools":["read"],"event":null,"belief":[],"progress":[],"experience":[]}"#;
+
+    fn act(step: u64) -> String {
+        format!(
+            r#"{{"step":{step},"template":1,"action":{{"Act":{{"tool":0,"args":[]}}}},"outcome":{{"Call":{{"tool":0,"args":[]}}}},"cost":1,"spent":{step},"clock":{},"event":{{"kind":"Error","source":0,"fields":[]}}}}"#,
+            40 + step
+        )
+    }
+
+    #[test]
+    fn bad_lines_are_listed_by_number_and_the_rest_is_read() {
+        let first = act(1).replacen('{', &format!("{{{BEGIN},"), 1);
+        let text = [
+            first.as_str(),
+            "",
+            "{not json",
+            r#"{"step":2,"template":null,"action":{"Jump":{}},"outcome":{},"cost":1}"#,
+            r#"{"step":2}"#,
+            &act(2),
+            r#"{"step":3,"template":null,"action":{"Finish":{"success":true}},"outcome":{"Finished":{"success":true}},"cost":0,"end":{"finished":true,"verdict":null}}"#,
+            &act(1).replacen('{', r#"{"begin":{"trace":2,"seed":null,"budget":1,"steps":0,"clock":0,"spent":0,"belief":[],"progress":[],"experience":[]},"#, 1),
+            &act(1)[..30],
+        ]
+        .join("\n");
+        let m = Model::read(&text);
+        let bad: Vec<(u64, &str)> = m.bad.iter().map(|b| (b.line, b.message.as_str())).collect();
+        assert_eq!(bad.iter().map(|b| b.0).collect::<Vec<_>>(), [3, 4, 5, 8, 9]);
+        assert!(
+            bad[1].1.contains("`action` is not one of Act"),
+            "{}",
+            bad[1].1
+        );
+        assert!(bad[2].1.contains("missing field"), "{}", bad[2].1);
+        assert!(bad[3].1.contains("version 2"), "{}", bad[3].1);
+        assert!(bad[4].1.starts_with("truncated"), "{}", bad[4].1);
+        assert_eq!(m.steps(), 3);
+        assert_eq!(m.verb, [0, 0, 5]);
+        assert_eq!(m.flag, [FLAG_ERROR_EVENT, FLAG_ERROR_EVENT, 0]);
+        // Blank and bad lines are skipped lines: the page numbers the steps' lines from them.
+        assert_eq!(m.skipped, [2, 3, 4, 5, 8, 9]);
+        let p = m.payload(0, 0);
+        assert_eq!(p["episodes"].as_array().unwrap().len(), 1);
+        assert_eq!(p["episodes"][0]["seed"], "5");
+        assert_eq!(p["episodes"][0]["clock0"], 40);
+        assert_eq!(p["episodes"][0]["end"]["finished"], true);
+        // The begin's parts sit before step 0 (position 0), the events after steps 0 and 1
+        // (positions 1 and 3); equal texts are one string (`[]`, the same event twice).
+        assert_eq!(p["changes"][0], serde_json::json!([0, 0, 1, 2, 3, 2]));
+        assert_eq!(p["changes"][1], serde_json::json!([0, 1]));
+        assert_eq!(p["changes"][3], serde_json::json!([0, 1]));
+    }
+
+    #[test]
+    fn episodes_split_at_begin_end_or_a_step_that_goes_back() {
+        let text = [act(1), act(2), act(1), act(5), act(3)].join("\n");
+        let m = Model::read(&text);
+        assert!(m.bad.is_empty());
+        let p = m.payload(0, 0);
+        let firsts: Vec<u64> = p["episodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["first"].as_u64().unwrap())
+            .collect();
+        assert_eq!(firsts, [0, 2, 4]);
+        assert_eq!(
+            p["episodes"][2]["steps0"], 2,
+            "traced from step 3 of its task"
+        );
+        assert_eq!(p["episodes"][0]["begin"], false);
+    }
+
+    #[test]
+    fn a_payload_from_a_step_holds_what_came_after_it() {
+        let mut m = Model::default();
+        m.feed(&act(1).replacen('{', &format!("{{{BEGIN},"), 1));
+        let (steps, strings) = (m.steps(), m.strings());
+        m.feed(&act(2));
+        let p = m.payload(steps, strings);
+        assert_eq!(p["verb"], serde_json::json!([0]));
+        assert_eq!(p["from"], 1);
+        // Only step 1's change (position 3): the event, one string already sent.
+        assert_eq!(p["changes"][0].as_array().unwrap().len(), 2);
+        assert_eq!(p["strings"].as_array().unwrap().len(), 0);
+        let p = m.payload(usize::MAX, usize::MAX);
+        assert_eq!(p["verb"], serde_json::json!([]));
+    }
+}
