@@ -252,7 +252,7 @@ fn a_trace_holds_the_workspace_at_every_step_and_where_tasks_begin_and_end() {
     a.set_trace(evoharness_runtime::TraceSink::Json(Box::new(out.clone())))
         .unwrap();
     let mut expected = Vec::new();
-    let mut run_task = |a: &mut Agent<FixtureWorld>, expected: &mut Vec<[serde_json::Value; 4]>| {
+    let run_task = |a: &mut Agent<FixtureWorld>, expected: &mut Vec<[serde_json::Value; 4]>| {
         while a.step().unwrap().is_some() {
             expected.push(parts(a));
         }
