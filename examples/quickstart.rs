@@ -147,9 +147,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ws = agent.workspace();
     println!("\nwhat the workspace holds now");
     println!("  belief ({} facts):", ws.belief().len());
+    // A fact is dated by the workspace clock, which counts every action over the agent's life
+    // (one a step); the episode's own step number is what a person reads.
+    let steps = agent.summary().steps;
     for f in ws.belief().facts() {
+        let ago = u64::from(ws.clock().wrapping_sub(f.set_at));
+        let when = if ago < steps {
+            format!("set at step {} of this episode", steps - ago)
+        } else {
+            "set in an earlier episode".to_string()
+        };
         println!(
-            "    {:<8} = {} (set at step {})",
+            "    {:<8} = {} ({when}; lifetime clock {})",
             f.key.as_str(),
             show(&f.value),
             f.set_at

@@ -11,6 +11,7 @@ mod inspect;
 mod options;
 mod run;
 mod tune;
+mod view;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,7 @@ Usage:
   evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness tune --task TASK --scenario v3  the best rule setting for every deployment, and for each
+  evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 
@@ -78,6 +80,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "resume" => run::resume(args),
         "eval" => eval::main(args),
         "tune" => tune::main(args),
+        "view" => view::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -107,6 +110,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
                 print!("{}", tune::help());
                 Ok(())
             }
+            Some("view") => {
+                print!("{}", view::help());
+                Ok(())
+            }
             Some(other) => Err(unknown_command(other).into()),
         },
         "-V" | "--version" => {
@@ -127,7 +134,9 @@ fn unknown_command(name: &str) -> Usage {
     };
     Usage::new(
         "",
-        format!("unknown command `{name}`: expected inspect, run, resume, eval or tune{hint}"),
+        format!(
+            "unknown command `{name}`: expected inspect, run, resume, eval, tune or view{hint}"
+        ),
     )
 }
 

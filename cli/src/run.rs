@@ -46,7 +46,8 @@ Options:
   --budget N           the task's step budget (default: 1000, or a suite task's own budget);
                        every action but finish costs 1
   --steps N            stop after N steps even if the task goes on (default: no limit)
-  --trace FILE         write one JSON line per step to FILE (see the runtime's `trace` module)
+  --trace FILE         write one JSON line per step to FILE (the format: runtime/TRACE.md);
+                       `evoharness view FILE` shows it, `--follow` while it runs
   --checkpoint FILE    keep a checkpoint of the whole agent in FILE (atomic replace, checksum)
                        after every step that commits progress and when the task ends;
                        `evoharness resume FILE POLICY.onnx` continues from it
@@ -333,10 +334,11 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
             .map_err(|e| Failure::runtime(&e))?;
     }
     if let Some(path) = &s.trace {
-        let f = std::fs::File::create(path)
+        // Whole lines reach the file as the agent runs: `evoharness view --follow` shows them.
+        let sink = TraceSink::file(path)
             .map_err(|e| Failure::io(path, "cannot create the trace file", &e))?;
         agent
-            .set_trace(TraceSink::Json(Box::new(std::io::BufWriter::new(f))))
+            .set_trace(sink)
             .map_err(|e| Failure::about(path, &e))?;
     }
 

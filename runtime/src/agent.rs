@@ -50,7 +50,7 @@ use std::path::{Path, PathBuf};
 
 use evoharness_core::obs::Layout;
 use evoharness_core::{
-    Action, Arg, Config, Costs, HeapWorkspace, Note, Outcome, RECALL_MAX, ValueRef, heapless,
+    Action, Arg, Config, Costs, HeapWorkspace, Note, Outcome, RECALL_MAX, ValueRef, Verb, heapless,
 };
 
 use crate::checkpoint::{self, Checkpoint, CheckpointError, State};
@@ -59,7 +59,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::experience_store::ExperienceStore;
 use crate::policy::Policy;
 use crate::rng::SplitMix64;
-use crate::trace::{TraceRecord, TraceSink};
+use crate::trace::{Begin, End, TRACE_VERSION, TraceRecord, TraceSink};
 use crate::world::{Verdict, World};
 
 /// When an agent writes its checkpoint, and where.
@@ -208,6 +208,10 @@ pub struct Agent<W, C = Policy> {
     harness: u64,
     trace: TraceSink,
     trace_line: Vec<u8>,
+    /// Whether the next traced step opens a task in the trace (its `begin`).
+    trace_begin: bool,
+    /// The seed of the current task; `None` after a resume.
+    task_seed: Option<u64>,
     /// The controller's [`Controller::identity`], recorded in checkpoints.
     identity: u64,
     durable: Option<Durable>,
@@ -284,6 +288,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             harness: 0,
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
+            trace_begin: true,
+            task_seed: None,
             durable: None,
             store: None,
         })
@@ -562,6 +568,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         self.steps = 0;
         self.world_actions = 0;
         self.harness = 0;
+        self.task_seed = Some(seed);
+        self.trace_begin = true;
         let view = View {
             workspace: &self.ws,
             layout: &self.layout,
@@ -611,6 +619,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
     /// Sends one record per step to `sink` (see [`crate::trace`]); [`TraceSink::Off`] stops.
     pub fn set_trace(&mut self, sink: TraceSink) -> Result<()> {
         let mut old = std::mem::replace(&mut self.trace, sink);
+        self.trace_begin = true;
         old.flush()
             .map_err(|e| Error::new(ErrorKind::Io, "flushing the trace").with_source(e))
     }
@@ -844,6 +853,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         started: Option<std::time::Instant>,
     ) -> Result<StepReport> {
         let before = self.ws.spent();
+        let begin = (started.is_some() && self.trace_begin).then(|| self.begin());
         if self.store.is_some() {
             self.load_for_recall(&action);
         }
@@ -881,6 +891,12 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             cost: self.ws.spent() - before,
         };
         if let Some(t0) = started {
+            let ws = &self.ws;
+            let verb = report.action.verb();
+            let end = self.is_over().then(|| End {
+                finished: ws.finished(),
+                verdict: self.world.judge(ws.finished()),
+            });
             let record = TraceRecord {
                 step: self.steps,
                 template: report.template,
@@ -888,15 +904,51 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 outcome: &report.outcome,
                 cost: report.cost,
                 latency_ns: u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                spent: ws.spent(),
+                clock: ws.clock(),
+                event: (verb == Verb::Act).then(|| ws.event()).flatten(),
+                belief: (verb == Verb::Track).then(|| ws.belief().facts()),
+                progress: (verb == Verb::Commit).then(|| ws.progress().steps()),
+                experience: matches!(verb, Verb::Recall | Verb::Note)
+                    .then(|| ws.experience().lessons()),
+                begin: begin.as_ref(),
+                end,
             };
             self.trace
                 .record(&record, &mut self.trace_line)
                 .map_err(|e| Error::new(ErrorKind::Io, "writing the trace").with_source(e))?;
+            self.trace_begin = false;
+            if end.is_some() {
+                // A task's last line reaches the file with it (a viewer may be following).
+                self.trace
+                    .flush()
+                    .map_err(|e| Error::new(ErrorKind::Io, "flushing the trace").with_source(e))?;
+            }
         }
         if self.durable.is_some() {
             self.checkpoint_if_due(matches!(report.action, Action::Commit(_)))?;
         }
         Ok(report)
+    }
+
+    /// The workspace as a trace's `begin` shows it: before the step being taken.
+    fn begin(&self) -> Begin {
+        let ws = &self.ws;
+        Begin {
+            trace: TRACE_VERSION,
+            seed: self.task_seed,
+            budget: ws.config().budget,
+            steps: self.steps,
+            clock: ws.clock(),
+            spent: ws.spent(),
+            tools: (0..self.world.tools())
+                .map(|t| self.world.tool_name(t).map(String::from))
+                .collect(),
+            event: ws.event().cloned(),
+            belief: ws.belief().facts().to_vec(),
+            progress: ws.progress().steps().to_vec(),
+            experience: ws.experience().lessons().to_vec(),
+        }
     }
 
     /// Before a recall the workspace accepts: brings the store's best matches for its query into

@@ -44,7 +44,7 @@
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
 //! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
 //! | [`layout`] | the structured-v1 layout as JSON, for other languages |
-//! | [`trace`] | one JSON line (or callback) per step |
+//! | [`trace`] | one JSON line (or callback) per step, with the workspace parts the step changed (`runtime/TRACE.md`) |
 //! | [`rng`] | the one small seeded generator (SplitMix64) |
 //! | [`error`] | the one error type |
 //! | `fixture_world` | (feature `fixture`) a toy world for the test fixture policies: tests and demos, not a task |

@@ -1,13 +1,28 @@
 //! Traces: one JSON line per agent step, to a writer or a callback. Off by default; when on, a
 //! step costs one clock read and one serialisation into a reused buffer.
 //!
-//! A line: `{"step":3,"template":17,"action":{..},"outcome":{..},"cost":1,"latency_ns":41250}`,
-//! where `action` and `outcome` are the core's types in serde's JSON form.
+//! A line: `{"step":3,"template":17,"action":{..},"outcome":{..},"cost":1,"latency_ns":41250,
+//! "spent":3,"clock":827,"event":{..}}`, where `action`, `outcome` and the workspace parts are
+//! the core's types in serde's JSON form. Beside what the step did, a line carries the parts of
+//! the workspace the step changed, whole, as they are after it (`event` after a world action,
+//! `belief` after a `track`, `progress` after a `commit`, `experience` after a `recall` or a
+//! `note`), the first line of a task (or the first after tracing starts) carries the workspace
+//! before it (`begin`), and the line of the step that ends a task says how it ended (`end`).
+//! So a reader knows the workspace at every step without replaying anything.
+//!
+//! The format is a contract, versioned by [`TRACE_VERSION`] (in every `begin`) and written down
+//! in `runtime/TRACE.md`, with what a host must write for `evoharness view` to show its agent.
 
 use std::io::Write;
+use std::time::{Duration, Instant};
 
-use evoharness_core::{Action, Outcome};
+use evoharness_core::{Action, EventBuf, Fact, Lesson, Outcome, Step};
 use serde::Serialize;
+
+use crate::world::Verdict;
+
+/// The version of the trace format (`begin.trace` in a trace); see `runtime/TRACE.md`.
+pub const TRACE_VERSION: u32 = 1;
 
 /// One step, as traced.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -24,6 +39,65 @@ pub struct TraceRecord<'a> {
     pub cost: u32,
     /// Wall time of the whole step (encode, inference, select, apply, tool call), in ns.
     pub latency_ns: u64,
+    /// The budget spent in the task after the step.
+    pub spent: u32,
+    /// The workspace clock after the step: successful actions over the workspace's life, the
+    /// unit of a fact's `set_at` and a lesson's `last_use`. Not the task's step number.
+    pub clock: u32,
+    /// The event the agent sees after the step: present after a world action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<&'a EventBuf>,
+    /// Belief after the step: present after a `track`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub belief: Option<&'a [Fact]>,
+    /// Progress after the step: present after a `commit`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<&'a [Step]>,
+    /// Experience after the step: present after a `recall` or a `note`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experience: Option<&'a [Lesson]>,
+    /// The workspace before the step: on the first step of a task, and on the first step traced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub begin: Option<&'a Begin>,
+    /// How the task ended: on the step that ended it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<End>,
+}
+
+/// The workspace before the first traced step of a task, and what the task is.
+#[derive(Clone, Debug, Serialize)]
+pub struct Begin {
+    /// The trace format's version, [`TRACE_VERSION`].
+    pub trace: u32,
+    /// The seed the task was started with; `None` after a resume.
+    pub seed: Option<u64>,
+    /// The task's step budget.
+    pub budget: u32,
+    /// Steps of the task before this record's step (0 at the start of a task).
+    pub steps: u64,
+    /// The workspace clock before the step.
+    pub clock: u32,
+    /// Budget spent before the step.
+    pub spent: u32,
+    /// The world's tool names, by index (`None` where the world names none).
+    pub tools: Vec<Option<String>>,
+    /// The current event.
+    pub event: Option<EventBuf>,
+    /// Belief.
+    pub belief: Vec<Fact>,
+    /// Progress.
+    pub progress: Vec<Step>,
+    /// Experience (the working set).
+    pub experience: Vec<Lesson>,
+}
+
+/// How a task ended.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct End {
+    /// `Some(claimed success)` if the agent finished; `None` if its budget ran out.
+    pub finished: Option<bool>,
+    /// The world's verdict, if it judges ([`crate::World::judge`]).
+    pub verdict: Option<Verdict>,
 }
 
 /// Where trace records go.
@@ -32,7 +106,7 @@ pub enum TraceSink {
     /// Nowhere (the default).
     #[default]
     Off,
-    /// JSON lines to a writer (wrap files in a `BufWriter`).
+    /// JSON lines to a writer (wrap files in a `BufWriter`, or use [`TraceSink::file`]).
     Json(Box<dyn Write + Send>),
     /// A callback per step.
     Callback(Box<dyn FnMut(&TraceRecord<'_>) + Send>),
@@ -49,6 +123,17 @@ impl std::fmt::Debug for TraceSink {
 }
 
 impl TraceSink {
+    /// JSON lines to a new file at `path` (replacing one that is there), buffered, with whole
+    /// lines reaching the file at least every 100 ms while the agent steps, so a viewer
+    /// following the file (`evoharness view --follow`) sees a running agent.
+    pub fn file(path: impl AsRef<std::path::Path>) -> std::io::Result<TraceSink> {
+        let f = std::fs::File::create(path)?;
+        Ok(TraceSink::Json(Box::new(Periodic {
+            w: std::io::BufWriter::with_capacity(64 * 1024, f),
+            flushed: Instant::now(),
+        })))
+    }
+
     pub(crate) fn is_on(&self) -> bool {
         !matches!(self, TraceSink::Off)
     }
@@ -78,5 +163,27 @@ impl TraceSink {
             TraceSink::Json(w) => w.flush(),
             _ => Ok(()),
         }
+    }
+}
+
+/// A buffered file that flushes after a line when 100 ms passed since its last flush.
+struct Periodic {
+    w: std::io::BufWriter<std::fs::File>,
+    flushed: Instant,
+}
+
+impl Write for Periodic {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.w.write(buf)?;
+        if buf[..n].ends_with(b"\n") && self.flushed.elapsed() >= Duration::from_millis(100) {
+            self.w.flush()?;
+            self.flushed = Instant::now();
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.flushed = Instant::now();
+        self.w.flush()
     }
 }

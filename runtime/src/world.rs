@@ -26,7 +26,7 @@ use evoharness_core::{EventBuf, ToolCall};
 use crate::error::{Error, ErrorKind, Result};
 
 /// How a task went, as its world judges it ([`World::judge`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Verdict {
     /// The task's goal was reached (for the suite: finished claiming success, every item landed
     /// exactly once and nothing written wrong).

@@ -213,3 +213,103 @@ fn traces_are_one_json_line_per_step_and_off_by_default() {
     let s = b.run(10).unwrap();
     assert_eq!(*seen.lock().unwrap(), s.steps);
 }
+
+#[test]
+fn a_trace_holds_the_workspace_at_every_step_and_where_tasks_begin_and_end() {
+    use std::sync::{Arc, Mutex};
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let parts = |a: &Agent<FixtureWorld>| -> [serde_json::Value; 4] {
+        let ws = a.workspace();
+        [
+            serde_json::to_value(ws.event()).unwrap(),
+            serde_json::to_value(ws.belief().facts()).unwrap(),
+            serde_json::to_value(ws.progress().steps()).unwrap(),
+            serde_json::to_value(ws.experience().lessons()).unwrap(),
+        ]
+    };
+    let names = ["event", "belief", "progress", "experience"];
+    let mut a = agent(
+        "mlp.onnx",
+        AgentConfig {
+            budget: 25,
+            ..Default::default()
+        },
+    );
+    // Tracing starts mid-task: the first line's `begin` is the workspace before its step.
+    a.step().unwrap();
+    let before = parts(&a);
+    let out = Shared::default();
+    a.set_trace(evoharness_runtime::TraceSink::Json(Box::new(out.clone())))
+        .unwrap();
+    let mut expected = Vec::new();
+    let run_task = |a: &mut Agent<FixtureWorld>, expected: &mut Vec<[serde_json::Value; 4]>| {
+        while a.step().unwrap().is_some() {
+            expected.push(parts(a));
+        }
+    };
+    run_task(&mut a, &mut expected);
+    a.start_task(77);
+    let second_start = parts(&a);
+    run_task(&mut a, &mut expected);
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), expected.len());
+
+    // Rebuilt from the lines alone, as a reader does: each part is the last one carried.
+    let mut ws: [serde_json::Value; 4] = Default::default();
+    let mut begins = 0;
+    for (i, (l, want)) in lines.iter().zip(&expected).enumerate() {
+        if let Some(b) = l.get("begin") {
+            begins += 1;
+            assert_eq!(b["trace"], evoharness_runtime::trace::TRACE_VERSION);
+            let start = if begins == 1 {
+                assert_eq!(
+                    (b["steps"].as_u64(), b["seed"].as_u64()),
+                    (Some(1), Some(0))
+                );
+                &before
+            } else {
+                assert_eq!(
+                    (b["steps"].as_u64(), b["seed"].as_u64()),
+                    (Some(0), Some(77))
+                );
+                assert_eq!(l["step"], 1, "a new task counts its steps from 1");
+                &second_start
+            };
+            for (k, name) in names.iter().enumerate() {
+                assert_eq!(&b[name], &start[k], "begin.{name} on line {}", i + 1);
+                ws[k] = b[name].clone();
+            }
+        }
+        for (k, name) in names.iter().enumerate() {
+            if let Some(v) = l.get(name) {
+                ws[k] = v.clone();
+            }
+        }
+        assert_eq!(&ws, want, "the workspace after line {}", i + 1);
+        let last_of_task = lines.get(i + 1).is_none_or(|n| n.get("begin").is_some());
+        assert_eq!(
+            l.get("end").is_some(),
+            last_of_task,
+            "`end` on line {}",
+            i + 1
+        );
+    }
+    assert_eq!(begins, 2);
+    // The clock counts every step of the agent's life; `step` restarts with each task.
+    let clocks: Vec<u64> = lines.iter().map(|l| l["clock"].as_u64().unwrap()).collect();
+    assert!(clocks.windows(2).all(|w| w[1] == w[0] + 1), "{clocks:?}");
+}

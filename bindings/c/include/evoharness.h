@@ -1058,9 +1058,10 @@ typedef struct evoharness_trace_record {
      */
     uint64_t latency_ns;
     /**
-     * The step as one line of JSON (without a newline), NUL-terminated:
-     * `{"step":..,"template":..,"action":{..},"outcome":{..},"cost":..,"latency_ns":..}`.
-     * Valid during the callback only.
+     * The step as one line of JSON (without a newline), NUL-terminated, in the trace format
+     * (`runtime/TRACE.md`):
+     * `{"step":..,"template":..,"action":{..},"outcome":{..},"cost":..,"latency_ns":..,..}`
+     * with the workspace parts the step changed. Valid during the callback only.
      */
     const char *json;
     /**
@@ -1831,6 +1832,22 @@ evoharness_status evoharness_agent_tool_name(const struct evoharness_agent *agen
 evoharness_status evoharness_agent_set_trace(struct evoharness_agent *agent,
                                              evoharness_trace_fn trace,
                                              void *user_data);
+
+/**
+ * Writes the agent's trace from now on to a new file at `path` (replacing one that is
+ * there): one JSON line per step in the runtime's trace format (`runtime/TRACE.md`), the
+ * format `evoharness view TRACE --follow` shows live. Whole lines reach the file at least
+ * every 100 ms while the agent steps and at the end of each task. A NULL `path` stops tracing
+ * and flushes the file. Replaces a trace callback ([`evoharness_agent_set_trace`]).
+ *
+ * Errors: `NULL_ARGUMENT` (`agent`); `INVALID_ARGUMENT` for an empty path, or from inside one
+ * of the agent's callbacks; `IO` when the file cannot be created (or the old trace flushed).
+ *
+ * # Safety
+ * `agent` is a live agent that no other thread uses; `path` NULL or a NUL-terminated string
+ * (copied).
+ */
+evoharness_status evoharness_agent_set_trace_file(struct evoharness_agent *agent, const char *path);
 
 /**
  * Writes checkpoints from now on to the file at `path` (replaced atomically through a

@@ -486,9 +486,10 @@ pub struct evoharness_trace_record {
     pub cost: u32,
     /// Wall time of the whole step (encode, inference, select, apply, tool call), in ns.
     pub latency_ns: u64,
-    /// The step as one line of JSON (without a newline), NUL-terminated:
-    /// `{"step":..,"template":..,"action":{..},"outcome":{..},"cost":..,"latency_ns":..}`.
-    /// Valid during the callback only.
+    /// The step as one line of JSON (without a newline), NUL-terminated, in the trace format
+    /// (`runtime/TRACE.md`):
+    /// `{"step":..,"template":..,"action":{..},"outcome":{..},"cost":..,"latency_ns":..,..}`
+    /// with the workspace parts the step changed. Valid during the callback only.
     pub json: *const c_char,
     /// The length of `json` in bytes, without the NUL.
     pub json_len: usize,
@@ -555,6 +556,44 @@ pub unsafe extern "C" fn evoharness_agent_set_trace(
                     unsafe { f(ud.get(), &record) }
                 }))
             }
+        };
+        e.agent().set_trace(sink)?;
+        Ok(())
+    })
+}
+
+/// Writes the agent's trace from now on to a new file at `path` (replacing one that is
+/// there): one JSON line per step in the runtime's trace format (`runtime/TRACE.md`), the
+/// format `evoharness view TRACE --follow` shows live. Whole lines reach the file at least
+/// every 100 ms while the agent steps and at the end of each task. A NULL `path` stops tracing
+/// and flushes the file. Replaces a trace callback ([`evoharness_agent_set_trace`]).
+///
+/// Errors: `NULL_ARGUMENT` (`agent`); `INVALID_ARGUMENT` for an empty path, or from inside one
+/// of the agent's callbacks; `IO` when the file cannot be created (or the old trace flushed).
+///
+/// # Safety
+/// `agent` is a live agent that no other thread uses; `path` NULL or a NUL-terminated string
+/// (copied).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_agent_set_trace_file(
+    agent: *mut evoharness_agent,
+    path: *const c_char,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(agent) }?;
+        let sink = if path.is_null() {
+            TraceSink::Off
+        } else {
+            // SAFETY: the caller's contract.
+            let path = unsafe { ffi::path(path, "path") }?;
+            TraceSink::file(path).map_err(|err| {
+                evoharness_runtime::Error::new(
+                    evoharness_runtime::ErrorKind::Io,
+                    format!("creating the trace file {}", path.display()),
+                )
+                .with_source(err)
+            })?
         };
         e.agent().set_trace(sink)?;
         Ok(())

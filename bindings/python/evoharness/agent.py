@@ -81,6 +81,7 @@ _SIGNATURES = {
     "evoharness_agent_start_task": ([c_void_p, c_uint64], c_uint32),
     "evoharness_agent_run": ([c_void_p, c_uint64, POINTER(_Summary)], c_uint32),
     "evoharness_agent_verdict": ([c_void_p, POINTER(_Verdict)], c_uint32),
+    "evoharness_agent_set_trace_file": ([c_void_p, c_char_p], c_uint32),
 }
 
 
@@ -230,6 +231,15 @@ class Agent(Handle):
                 "reward": episode_reward(bool(v.success), int(v.violations), int(s.spent),
                                          self.budget),
                 "judge": dict(self.bridge.last_judge or {})}
+
+    def trace_to(self, path) -> None:
+        """Writes the agent's trace from now on to a new file at ``path``: one JSON line per
+        step in the runtime's trace format (``runtime/TRACE.md``), which
+        ``evoharness view PATH --follow`` shows live while the agent runs and
+        ``evoharness view PATH -o page.html`` as a page. ``None`` stops tracing and flushes the
+        file."""
+        p = None if path is None else os.fsencode(path)
+        self._raise(_alib().evoharness_agent_set_trace_file(self._h, p))
 
     def set_experience_store(self, store) -> None:
         """Gives the agent an :class:`~evoharness.experience.ExperienceStore` behind its
