@@ -14,7 +14,10 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    the world (:mod:`evoharness.demos`).
 2. Cost-aware RL, with no teacher: GRPO (``--rl grpo``, the default: groups of environments
    share a seed; an episode's advantage is its return under the library's reward against its
-   group's), or branching rollouts (``--rl rollouts``, ``--suite`` only: copies of an
+   group's), PPO (``--rl ppo``: per-step credit from GAE against a critic, on the library's
+   per-step reward, in ``--envs`` environments that sample ``--rl-steps`` steps per iteration;
+   ``--gae-lambda``, ``--clip``, ``--temperature``, ``--explore``, ``--critic-iters``), or
+   branching rollouts (``--rl rollouts``, ``--suite`` only: copies of an
    environment try other templates at one state and play on greedily under the same draws;
    a template's advantage is its return against the policy's own choice there; an update is
    kept only if check episodes hold, ``examples/train/README.md``). ``--init`` starts
@@ -68,7 +71,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--init", type=pathlib.Path,
                     help="start from this policy's weights (one this trainer exported, of the "
                          "same --hidden); with --rounds 0, stage 2 starts from it directly")
-    ap.add_argument("--envs", type=int, default=32)
+    ap.add_argument("--envs", type=int, default=32, help="environments per kind (DAgger, PPO)")
     ap.add_argument("--rounds", type=int, default=10, help="DAgger rounds (demos: BC rounds)")
     ap.add_argument("--round-steps", type=int, default=120)
     ap.add_argument("--epochs", type=int, default=2)
@@ -88,13 +91,32 @@ def parser() -> argparse.ArgumentParser:
                          "executed (the lean rule's choice instead), so that the learner is "
                          "taught the states that follow one left out")
     ap.add_argument("--harness-cost", type=float, default=0.0,
-                    help="GRPO: charge each harness action this much more in the return the "
+                    help="GRPO, PPO: charge each harness action this much more in the return the "
                          "advantages compare (validation and model selection still use the "
                          "task's own reward)")
-    ap.add_argument("--rl", default="grpo", choices=["grpo", "rollouts"],
-                    help="stage 2: GRPO over episodes sampled from the start (default), or "
-                         "branching rollouts (copies of an environment try other templates at "
-                         "one state; needs environments that can be copied: --suite)")
+    ap.add_argument("--rl", default="grpo", choices=["grpo", "ppo", "rollouts"],
+                    help="stage 2: GRPO over episodes sampled from the start (default), PPO "
+                         "with a critic and GAE (per-step credit), or branching rollouts "
+                         "(copies of an environment try other templates at one state; needs "
+                         "environments that can be copied: --suite)")
+    ap.add_argument("--rl-steps", type=int, default=128,
+                    help="ppo: steps each of --envs environments (per kind) samples per iteration")
+    ap.add_argument("--gamma", type=float, default=1.0, help="ppo: discount (default 1: the "
+                    "reward already charges every step)")
+    ap.add_argument("--gae-lambda", type=float, default=0.95, help="ppo: GAE's lambda")
+    ap.add_argument("--clip", type=float, default=0.2, help="ppo: the ratio's clip range")
+    ap.add_argument("--critic-lr", type=float, default=1e-3, help="ppo: the critic's learning rate")
+    ap.add_argument("--ent-coef", type=float, default=0.0, help="ppo: weight of the entropy bonus")
+    ap.add_argument("--temperature", type=float, default=1.0,
+                    help="ppo: the policy RL samples from and updates is softmax(logits / T); "
+                         "greedy choices, and so the exported policy's, do not depend on T, and "
+                         "a T of a few makes templates tried that imitation made unlikely")
+    ap.add_argument("--explore", type=float, default=0.0,
+                    help="ppo: the share of steps that take the policy's likeliest template of "
+                         "the other kind (a world action where it would use its workspace, a "
+                         "harness action where it would not), learned from as if sampled")
+    ap.add_argument("--critic-iters", type=int, default=2,
+                    help="ppo: first iterations that train the critic only")
     ap.add_argument("--branches", type=int, default=4,
                     help="rollouts: templates tried besides the policy's own at a branch point")
     ap.add_argument("--rl-states", type=int, default=256,
@@ -116,7 +138,9 @@ def main(argv=None) -> int:
     if args.smoke:
         args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 20
         args.rl_iters, args.group, args.groups, args.valid_episodes = 1, 2, 2, 4
-        args.branches, args.rl_states = 2, 4
+        args.branches, args.rl_states, args.rl_steps = 2, 4, 16
+        if args.rl == "ppo":  # one iteration of the critic alone, one of both
+            args.rl_iters, args.critic_iters = 2, 1
         args.epochs, args.minutes = 1, min(args.minutes, 2.0)
     try:
         import torch  # noqa: F401
@@ -139,6 +163,12 @@ def main(argv=None) -> int:
                              "skipped harness action)")
         if args.branches < 1 or args.rl_states < 1 or args.rollout_episodes < 1:
             raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1")
+        if args.rl_steps < 1 or args.critic_iters < 0:
+            raise ValueError("--rl-steps is at least 1, --critic-iters at least 0")
+        if not (args.temperature > 0 and 0 < args.clip and 0 <= args.gamma <= 1
+                and 0 <= args.gae_lambda <= 1):
+            raise ValueError("--temperature and --clip are above 0; --gamma and --gae-lambda "
+                             "from 0 to 1")
         if args.scenario != "v1" and not args.suite:
             raise ValueError("--scenario is for --suite")
         if args.also_horizons and not args.suite:
@@ -226,7 +256,7 @@ def run(args, source) -> int:
     net.load_state_dict(start["state"])
     log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
         reward=round(start["reward"], 4))
-    stage2 = T.rollouts if args.rl == "rollouts" else T.grpo
+    stage2 = {"grpo": T.grpo, "ppo": T.ppo, "rollouts": T.rollouts}[args.rl]
     best = stage2(net, source, args, log, deadline2, best, rng)
     t2 = time.time()
     chosen = T.choose(best)

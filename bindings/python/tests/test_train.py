@@ -588,3 +588,62 @@ def test_grpo_samples_legal_templates_from_the_policys_softmax():
     # Within five standard errors of every probability.
     se = np.sqrt(want * (1 - want) / draws)
     assert np.all(np.abs(counts / draws - want) <= 5 * se + 1e-9), counts / draws
+
+
+def test_gae_on_a_sequence_worked_out_by_hand():
+    """Two environments, three steps, gamma 0.9 and lambda 0.5. The first ends its episode at
+    the last step (nothing bootstrapped past it); the second ends one at step 0 and is cut
+    by the segment's end (bootstrapped from the last value, 4)."""
+    rewards = np.array([[1.0, 0.5], [0.0, -1.0], [2.0, 0.25]])
+    values = np.array([[0.5, 1.0], [1.0, 2.0], [0.0, 0.5]])
+    dones = np.array([[0, 1], [0, 0], [1, 0]])
+    adv, ret = training.gae(rewards, values, dones, np.array([9.0, 4.0]), 0.9, 0.5)
+    # First: delta_2 = 2, delta_1 = 0 + 0.9 * 0 - 1 = -1, delta_0 = 1 + 0.9 * 1 - 0.5 = 1.4;
+    # A_2 = 2, A_1 = -1 + 0.45 * 2 = -0.1, A_0 = 1.4 + 0.45 * -0.1 = 1.355.
+    # Second: delta_2 = 0.25 + 0.9 * 4 - 0.5 = 3.35, delta_1 = -1 + 0.9 * 0.5 - 2 = -2.55,
+    # delta_0 = 0.5 - 1 = -0.5 (its episode ended); A_1 = -2.55 + 0.45 * 3.35 = -1.0425.
+    assert adv[:, 0] == pytest.approx([1.355, -0.1, 2.0])
+    assert adv[:, 1] == pytest.approx([-0.5, -1.0425, 3.35])
+    assert ret == pytest.approx(adv + values)
+    # Lambda 1 and gamma 1: the return to the end of the episode (or to the bootstrap).
+    adv, ret = training.gae(rewards[:, 1], values[:, 1], dones[:, 1], 4.0, 1.0, 1.0)
+    assert ret == pytest.approx([0.5, -1.0 + 0.25 + 4.0, 0.25 + 4.0])
+
+
+def test_flip_kind_takes_the_likeliest_template_across_the_harness_line():
+    harness = np.array([False, False, True, True])
+    logits = torch_tensor([[0.0, 1.0, 5.0, 4.0], [3.0, 1.0, 0.0, 2.0], [0.0, 1.0, 5.0, 4.0]])
+    mask = np.array([[1, 1, 1, 1], [1, 1, 0, 1], [0, 0, 1, 1]], np.uint8)
+    greedy = np.array([2, 0, 2])
+    a0, lp0 = np.array([3, 1, 3]), np.zeros(3)
+    a, lp = training.flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([True, True, True]))
+    # A world action for a harness choice, a legal harness action for a world one; none legal
+    # across the line: as sampled.
+    assert list(a) == [1, 3, 3]
+    full = np.log(np.exp([0.0, 1.0, 5.0, 4.0]) / np.exp([0.0, 1.0, 5.0, 4.0]).sum())
+    assert lp[0] == pytest.approx(full[1], abs=1e-5)
+    a, _ = training.flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([False, True, False]))
+    assert list(a) == [3, 3, 3]
+
+
+def torch_tensor(x):
+    import torch
+
+    return torch.tensor(x)
+
+
+def test_ppo_smoke_trains_exports_and_the_library_loads_it(tmp_path):
+    out = tmp_path / "ppo.onnx"
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--smoke",
+                       "--quiet", "--rl", "ppo", "--explore", "0.1"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "ppo.train.jsonl").read_text().splitlines()]
+    ppo = [r for r in rows if r.get("stage") == 2]
+    assert [r["critic_only"] for r in ppo] == [True, False]
+    assert ppo[0]["steps"] == 4 * 16 and "value_loss" in ppo[0] and "kl" in ppo[1]
+    assert rows[-1]["event"] == "done" and rows[-1]["load_check"].startswith("ok")
+    record = json.loads((tmp_path / "ppo.json").read_text())
+    assert record["load_check"].startswith("ok")
+    pol = evaluate.evaluate(WORLD, f"policy:{out}", range(1_000_000, 1_000_004), None)
+    assert pol["episodes"] == 4 and pol["via"] == "agent"
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--smoke",
+                       "--rl", "ppo", "--gae-lambda", "1.5"]) == 2
