@@ -30,9 +30,10 @@ Usage:
 Every setting of the tuned rule's knobs (recalls, favourite-first guesses, trusting the
 acting model's remedy guess, notes, commit cadence: 96 rules) runs on the same episodes:
 episode s in organisation A + s mod (B-A), an organisation's episodes in order on one agent.
-Prints the fixed-best setting (the most reward over every organisation), per region of
-deployments the best single setting there, and per organisation the retuned setting (the
-most reward there). The retuned figures are in-sample: `evoharness eval --against retuned`
+Prints the best single setting over every organisation (the fixed-best of these
+deployments), and per region of deployments the static, lean and v2 tuned rules' rewards,
+the committed fixed-best setting's (tuned on training organisations), the best single setting
+there, and the mean of each organisation's retuned setting (the most reward there). The retuned figures are in-sample: `evoharness eval --against retuned`
 measures retuning on episodes it did not tune on.
 
 Options:
@@ -119,17 +120,27 @@ fn table(r: &TuneReport) -> String {
         100.0 * r.fixed_best.success_rate,
         r.retuning_gain
     );
-    out.push_str("region                organisations  best there                                reward   fixed-best  retuned\n");
+    out.push_str(
+        "region                orgs  static   lean     tuned    fixed-best  best there                                    reward   retuned\n",
+    );
     for g in &r.regions {
+        let rule = |k: &str| g.fixed_rules.get(k).copied().unwrap_or(f64::NAN);
         out.push_str(&format!(
-            "{:<21} {:>13}  {:<40} {:>7.4}  {:>10.4}  {:>7.4}\n",
+            "{:<21} {:>4}  {:>7.4}  {:>7.4}  {:>7.4}  {:>10.4}  {:<44} {:>7.4}  {:>7.4}\n",
             if g.region.is_empty() { "-" } else { &g.region },
             g.organisations,
+            rule("static-harness"),
+            rule("lean-harness"),
+            rule("tuned"),
+            rule("fixed-best"),
             g.best.rule,
             g.best.mean_reward,
-            g.fixed_best_reward,
             g.retuned_reward
         ));
     }
+    out.push_str(&format!(
+        "\n(fixed-best: the committed setting {}; best there and retuned: tuned on these episodes)\n",
+        evoharness_suite::tune::FIXED_BEST
+    ));
     out
 }

@@ -604,6 +604,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             .restore_tables(durable)
             .map_err(|e| Error::new(ErrorKind::Config, format!("restart: {e}")))?;
         self.ws.observe_owned(event);
+        // The restarted process's trace opens anew, with the workspace it restarted from.
+        self.trace_begin = true;
         let view = View {
             workspace: &self.ws,
             layout: &self.layout,

@@ -914,7 +914,13 @@ impl StaticHarness {
         let kind = view.world.config().kind;
         let e = current(view)?;
         let mut jobs: heapless::Vec<Job, 24> = heapless::Vec::new();
-        let full = ws.belief().len() >= ws.belief().capacity();
+        // Full, or too full for this event's new fields (v3's first event has eight).
+        let new_fields = e
+            .fields
+            .iter()
+            .filter(|f| ws.belief().get(&f.key).is_none())
+            .count();
+        let full = ws.belief().len() + new_fields > ws.belief().capacity();
         let mut compressed = false;
         for (i, f) in e.fields.iter().enumerate() {
             let changed = ws

@@ -128,6 +128,14 @@ impl Durable {
         Ok(true)
     }
 
+    /// Takes `other`'s durable state and crash count (a copy of its environment).
+    pub fn copy_from(&mut self, other: &Durable) -> Result<()> {
+        self.crashes = other.crashes;
+        self.copy
+            .restore_tables(&other.copy)
+            .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))
+    }
+
     /// Crashes in the current episode.
     pub fn crashes(&self) -> u64 {
         self.crashes

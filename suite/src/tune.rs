@@ -71,6 +71,9 @@ pub struct Region {
     pub fixed_best_reward: f64,
     /// The mean, over the region's organisations, of each one's retuned setting's reward.
     pub retuned_reward: f64,
+    /// The fixed rules' mean rewards over the region: `static-harness`, `lean-harness`,
+    /// `tuned` (the v2 rule) and `fixed-best` (the committed [`FIXED_BEST`]).
+    pub fixed_rules: BTreeMap<String, f64>,
 }
 
 /// What `evoharness tune` prints.
@@ -92,19 +95,30 @@ pub struct TuneReport {
     pub organisations: Vec<Organisation>,
 }
 
-/// Evaluates every setting of [`TunedHarness::knobs`] on `spec`'s organisations and seeds.
+/// Evaluates every setting of [`TunedHarness::knobs`] (and the static and lean rules, for
+/// comparison) on `spec`'s organisations and seeds.
 pub fn tune(spec: &EvalSpec) -> Result<TuneReport> {
     let rules = TunedHarness::knobs();
     let norg = spec.organisations.end - spec.organisations.start;
     // rewards[r][o]: setting r's rewards in organisation o; successes likewise.
     let mut rewards = vec![vec![Vec::new(); norg as usize]; rules.len()];
     let mut successes = vec![vec![0u64; norg as usize]; rules.len()];
-    for (r, rule) in rules.iter().enumerate() {
-        let (_, episodes) = eval::run(spec, &AgentSpec::Tuned(*rule), &|_, _| {})?;
+    let others = [AgentSpec::StaticHarness, AgentSpec::LeanHarness];
+    let mut other_rewards = vec![vec![Vec::new(); norg as usize]; others.len()];
+    let specs = rules
+        .iter()
+        .map(|r| AgentSpec::Tuned(*r))
+        .chain(others.iter().cloned());
+    for (r, agent) in specs.enumerate() {
+        let (_, episodes) = eval::run(spec, &agent, &|_, _| {})?;
         for (s, e) in spec.seeds.clone().zip(&episodes) {
             let o = (s % norg) as usize;
-            rewards[r][o].push(e.reward);
-            successes[r][o] += u64::from(e.success);
+            if r < rules.len() {
+                rewards[r][o].push(e.reward);
+                successes[r][o] += u64::from(e.success);
+            } else {
+                other_rewards[r - rules.len()][o].push(e.reward);
+            }
         }
     }
     let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
@@ -127,6 +141,27 @@ pub fn tune(spec: &EvalSpec) -> Result<TuneReport> {
             .expect("at least one setting")
     };
     let every: Vec<usize> = (0..norg as usize).collect();
+    let position = |label: &str| rules.iter().position(|r| r.label() == label);
+    let committed = position(FIXED_BEST);
+    let v2_rule = position(&TunedHarness::default().label());
+    let fixed_rules = |orgs: &[usize]| {
+        let over = |xs: &Vec<Vec<f64>>| {
+            mean(&orgs.iter().flat_map(|&o| xs[o].clone()).collect::<Vec<_>>())
+        };
+        let mut m = BTreeMap::new();
+        for (name, xs) in [
+            ("static-harness", &other_rewards[0]),
+            ("lean-harness", &other_rewards[1]),
+        ] {
+            m.insert(name.to_string(), over(xs));
+        }
+        for (name, r) in [("tuned", v2_rule), ("fixed-best", committed)] {
+            if let Some(r) = r {
+                m.insert(name.to_string(), over(&rewards[r]));
+            }
+        }
+        m
+    };
     let fixed_best = best_over(&every);
     let fixed = rules
         .iter()
@@ -170,6 +205,7 @@ pub fn tune(spec: &EvalSpec) -> Result<TuneReport> {
             organisations: orgs.len() as u64,
             best: best_over(&orgs),
             fixed_best_reward: setting(fixed, &orgs).mean_reward,
+            fixed_rules: fixed_rules(&orgs),
             retuned_reward: mean(
                 &orgs
                     .iter()

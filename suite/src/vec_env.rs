@@ -38,7 +38,7 @@ use evoharness_runtime::{
 };
 
 use crate::baselines::{LeanHarness, Oracle, StaticHarness, TunedHarness};
-use crate::episode::{Score, agent_config};
+use crate::episode::{Durable, Score, agent_config};
 use crate::intent::{self, Intent};
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, EpisodeStats, TaskConfig};
@@ -67,6 +67,10 @@ pub enum Teacher {
     /// [`TunedHarness`]: the best rule for v2 tasks (recalls from the experience store, the
     /// organisation's favourite remedy first); sees only what a policy sees.
     Tuned,
+    /// The fixed-best setting of the tuned rule's knobs for v3 deployments
+    /// ([`FIXED_BEST`](crate::tune::FIXED_BEST)): one rule for every deployment, tuned on
+    /// training organisations. It never reads the deployment's card.
+    FixedBest,
 }
 
 /// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
@@ -140,6 +144,9 @@ pub struct VecEnv<W = SuiteWorld> {
     lifetime: u64,
     /// The organisations a suite environment moves through as its agents are renewed.
     organisations: Range<u64>,
+    /// v3 suite worlds: each environment's durable state, which a crash rolls its agent back
+    /// to (empty for other worlds).
+    durables: Vec<Durable>,
 }
 
 fn check_groups(n: usize, group: usize) -> Result<()> {
@@ -186,7 +193,11 @@ impl VecEnv<SuiteWorld> {
         let worlds = (0..n)
             .map(|i| SuiteWorld::new(task, organisations.start + (i / group) as u64 % norg))
             .collect();
+        // v3: each agent pays its own deployment's prices (the world knows them).
         let mut v = Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)?;
+        if task.scenario == crate::Scenario::V3 {
+            v.deploy()?;
+        }
         v.organisations = organisations;
         // v2: each environment's agent has its own experience store, kept across its episodes
         // (all of one organisation), as an agent of eval has.
@@ -219,11 +230,39 @@ impl VecEnv<SuiteWorld> {
                 Teacher::Static => self.statics[i][0].clone().decide(&view, &mut rng),
                 Teacher::StaticLean => self.statics[i][1].clone().decide(&view, &mut rng),
                 Teacher::Tuned => TunedHarness::default().decide(&view, &mut rng),
+                Teacher::FixedBest => TunedHarness::parse(crate::tune::FIXED_BEST)
+                    .unwrap_or_default()
+                    .decide(&view, &mut rng),
             };
             out[i] = match d {
                 Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,
                 _ => NO_LABEL,
             };
+        }
+        Ok(())
+    }
+}
+
+impl VecEnv<SuiteWorld> {
+    /// v3: gives each environment's agent its deployment's costs (a new agent: the first
+    /// episode starts over) and a durable state for its crashes.
+    fn deploy(&mut self) -> Result<()> {
+        let groups = (self.agents.len() / self.group) as u64;
+        for i in 0..self.agents.len() {
+            let old = self.agents.remove(i);
+            let mut config = *old.config();
+            config.costs = old.world().config().costs();
+            let (controller, world) = old.into_parts();
+            let mut agent = Env::new(controller, world, config)
+                .map_err(|e| Error::new(e.kind(), format!("environment {i}: {e}")))?;
+            let g = (i / self.group) as u64;
+            agent.start_task(episode_seed(self.seed, g, groups, 0));
+            self.scores[i] = Score::begin(&agent);
+            for s in self.statics.get_mut(i).into_iter().flatten() {
+                follow_begin(s, &agent);
+            }
+            self.durables.push(Durable::new(&agent)?);
+            self.agents.insert(i, agent);
         }
         Ok(())
     }
@@ -290,6 +329,7 @@ impl<W: World + 'static> VecEnv<W> {
             actions: layout.actions(),
             lifetime: 0,
             organisations: 0..0,
+            durables: Vec::new(),
         })
     }
 
@@ -410,13 +450,15 @@ impl<W: World + 'static> VecEnv<W> {
         self.agents[src].checkpoint_bytes(&mut bytes)?;
         self.agents[dst].checkpoint_bytes(&mut own)?;
         let to = suite_organisation(&self.agents[src]);
+        // v3: `src`'s deployment's prices come with its organisation.
+        let src_config = *self.agents[src].config();
         let old = self.agents.remove(dst);
         let config = *old.config();
         let back_to = suite_organisation(&old);
         let (controller, mut world) = old.into_parts();
         // A suite world takes only a cursor of its own organisation.
         set_suite_organisation(&mut world, to);
-        let agent = match Env::try_resume_from_bytes(controller, world, config, &bytes) {
+        let agent = match Env::try_resume_from_bytes(controller, world, src_config, &bytes) {
             Ok(agent) => agent,
             Err(mut refused) => {
                 // Put `dst` back from its own checkpoint before reporting.
@@ -474,6 +516,16 @@ impl<W: World + 'static> VecEnv<W> {
         self.last[dst] = self.last[src];
         if !self.statics.is_empty() {
             self.statics[dst] = self.statics[src].clone();
+        }
+        if !self.durables.is_empty() {
+            let (a, b) = (src.min(dst), src.max(dst));
+            let (left, right) = self.durables.split_at_mut(b);
+            let (from, to) = if src < dst {
+                (&left[a], &mut right[0])
+            } else {
+                (&right[0], &mut left[a])
+            };
+            to.copy_from(from)?;
         }
         Ok(())
     }
@@ -606,6 +658,14 @@ impl<W: World + 'static> VecEnv<W> {
                     )
                 })?;
             reward[i] = score.step(r, &report) as f32;
+            // v3: a commit makes the agent's state durable; a crash rolls it back to it.
+            if let Some(d) = self.durables.get_mut(i)
+                && d.step(r, &report).map_err(|e| env_error(i, e))?
+            {
+                for s in self.statics.get_mut(i).into_iter().flatten() {
+                    follow_begin(s, r);
+                }
+            }
             if let Some(s) = self.statics.get_mut(i) {
                 // The static harness starts a new agenda at every event a world call gives.
                 let event = matches!(report.outcome, Outcome::Call(_))
@@ -626,6 +686,11 @@ impl<W: World + 'static> VecEnv<W> {
                 if self.lifetime > 0 && k.is_multiple_of(self.lifetime) {
                     let life = k / self.lifetime;
                     renew(r, g, life, groups, &self.organisations).map_err(|e| env_error(i, e))?;
+                } else if let Some(life) = store_life(r)
+                    && k.is_multiple_of(u64::from(life.max(1)))
+                {
+                    // v3: the deployment's store lifetime is up: a new agent, same place.
+                    r.forget().map_err(|e| env_error(i, e))?;
                 }
                 r.start_task(episode_seed(self.seed, g, groups, k));
                 if let Some(e) = r.world().take_failure() {
@@ -634,6 +699,9 @@ impl<W: World + 'static> VecEnv<W> {
                 *score = Score::begin(r);
                 for s in self.statics.get_mut(i).into_iter().flatten() {
                     follow_begin(s, r);
+                }
+                if let Some(d) = self.durables.get_mut(i) {
+                    d.begin(r).map_err(|e| env_error(i, e))?;
                 }
             }
             write(r, i, self.obs_len, self.actions, obs, mask)?;
@@ -661,6 +729,13 @@ fn renew<W: World + 'static>(
         w.set_organisation(organisations.start + k);
     }
     Ok(())
+}
+
+/// A v3 suite world's store lifetime in episodes, if `r`'s world is one.
+fn store_life<W: World + 'static>(r: &Env<W>) -> Option<u32> {
+    (r.world() as &dyn Any)
+        .downcast_ref::<SuiteWorld>()
+        .and_then(|w| w.config().store_life())
 }
 
 /// The seed of the `k`-th episode (from 0) of group `g` of `groups` (see the module docs).

@@ -1409,14 +1409,16 @@ mod tests {
             play(&mut a, &calls[..300]);
             let mut cursor = Vec::new();
             assert!(a.save_cursor(&mut cursor));
-            let tries = if scenario == Scenario::V2 {
+            let tries = if scenario.is_v2() {
                 a.items() as usize
             } else {
                 0
             };
+            // v3: the crash counter and three queue positions.
+            let v3 = if scenario == Scenario::V3 { 8 + 4 * 3 } else { 0 };
             assert_eq!(
                 cursor.len(),
-                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize + tries
+                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize + tries + v3
             );
             let mut b = SuiteWorld::new(cfg, 4);
             b.restore_cursor(&cursor).unwrap();

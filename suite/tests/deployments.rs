@@ -321,3 +321,51 @@ fn tuning_finds_settings_that_differ_between_deployments_and_retuned_runs_per_or
     let rule = tune::retune(TaskConfig::v3(TaskKind::Migration, 50), 0, u64::MAX).unwrap();
     assert!(TunedHarness::knobs().contains(&rule));
 }
+
+#[test]
+fn a_training_environment_runs_each_deployment_as_evaluation_does() {
+    use evoharness_suite::{Teacher, VecEnv};
+    // Groups of one organisation each; the fixed-best teacher acting.
+    let orgs = 40..48;
+    let mut v = VecEnv::grouped(
+        TaskConfig::v3(TaskKind::Orchestration, 60),
+        8,
+        1,
+        orgs.clone(),
+        7,
+    )
+    .unwrap();
+    for i in 0..8 {
+        let d = Deployment::of(orgs.start + i as u64);
+        let a = v.env(i).unwrap();
+        assert_eq!(
+            a.config().costs.recall,
+            d.recall_cost,
+            "each agent pays its own prices"
+        );
+        assert_eq!(a.config().costs.note, d.note_cost);
+        assert!(a.experience_store().is_some());
+    }
+    let mut b = v.buffers().unwrap();
+    let mut restarts = 0;
+    let mut done = 0;
+    for _ in 0..6_000 {
+        v.teacher_actions(Teacher::FixedBest, &mut b.actions)
+            .unwrap();
+        assert!(!b.actions.contains(&evoharness_suite::vec_env::NO_LABEL));
+        v.step_into(&mut b).unwrap();
+        for i in 0..8 {
+            let e = v.env(i).unwrap().workspace().event().unwrap();
+            restarts += usize::from(e.get("restarted").is_some());
+        }
+        done += b.done.iter().filter(|&&d| d == 1).count();
+    }
+    assert!(restarts > 0, "flaky deployments crash in training too");
+    let episodes: Vec<_> = (0..8).filter_map(|i| v.last_episode(i).copied()).collect();
+    assert!(
+        done > 40 && episodes.iter().all(|e| e.violations.duplicates == 0),
+        "{episodes:?}"
+    );
+    let ok = episodes.iter().filter(|e| e.success).count();
+    assert!(ok >= 7, "{episodes:?}");
+}

@@ -14,9 +14,9 @@ from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvIn
 TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 
 #: The suite's versions and the flag each adds to a task code (``EVOHARNESS_TASK_V2``).
-SCENARIOS = {"v1": 0, "v2": 0x100}
+SCENARIOS = {"v1": 0, "v2": 0x100, "v3": 0x200}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4}
+TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4, "fixed-best": 5}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
 NO_LABEL = -1
 
@@ -61,8 +61,12 @@ class VecEnv(Handle):
     (``range(count)``); ``families`` is its old name. ``obs`` (float32, ``[n, obs_len]``),
     ``mask`` (uint8, ``[n, actions]``), ``reward`` (float32, ``[n]``) and ``done`` (uint8,
     ``[n]``) are owned by this object and overwritten by every call. ``scenario`` is the suite's
-    version, ``"v1"`` or ``"v2"`` (tasks where no hand-written rule is optimal; each
-    environment's agent then has an experience store, kept across its episodes).
+    version, ``"v1"``, ``"v2"`` (tasks where no hand-written rule is optimal; each
+    environment's agent then has an experience store, kept across its episodes) or ``"v3"``
+    (v2 in the deployment each organisation draws: each agent pays its deployment's prices, is
+    renewed after its store lifetime, and its machine crashes back to its last commit; the
+    first event carries the deployment's card). The ``fixed-best`` teacher is v3's best single
+    rule, tuned on training organisations.
 
     ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
     environment's agent is replaced by one that knows nothing (an empty working set and

@@ -35,6 +35,18 @@
 #define EVOHARNESS_TASK_V2 256
 
 /**
+ * OR'ed into a task instead of `EVOHARNESS_TASK_V2`: the task's v3 version (the suite's
+ * `Scenario::V3`), v2 in a deployment each organisation draws: the prices of `recall` and
+ * `note`, the back-off after a failed remedy, how many episodes an agent keeps its experience
+ * store, the acting model's remedy guess (a rejection's `guess` field) and crashes of the
+ * agent's machine that roll it back to its last `commit`. The task's first event carries the
+ * deployment's card (`model`, `machines`, `recall_cost`, `note_cost`, `store_life`). Where
+ * the suite makes agents itself (`evoharness_vec_env_new*`), each pays its deployment's
+ * prices, is renewed after its store lifetime, and crashes as its deployment says.
+ */
+#define EVOHARNESS_TASK_V3 512
+
+/**
  * What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
  * no legal action (a state only a learner's own mistakes reach).
  */

@@ -32,26 +32,45 @@ pub enum evoharness_task {
 /// around `evoharness_suite_world_new` gets one with `evoharness_experience_store_attach`.
 pub const EVOHARNESS_TASK_V2: u32 = 0x100;
 
+/// OR'ed into a task instead of `EVOHARNESS_TASK_V2`: the task's v3 version (the suite's
+/// `Scenario::V3`), v2 in a deployment each organisation draws: the prices of `recall` and
+/// `note`, the back-off after a failed remedy, how many episodes an agent keeps its experience
+/// store, the acting model's remedy guess (a rejection's `guess` field) and crashes of the
+/// agent's machine that roll it back to its last `commit`. The task's first event carries the
+/// deployment's card (`model`, `machines`, `recall_cost`, `note_cost`, `store_life`). Where
+/// the suite makes agents itself (`evoharness_vec_env_new*`), each pays its deployment's
+/// prices, is renewed after its store lifetime, and crashes as its deployment says.
+pub const EVOHARNESS_TASK_V3: u32 = 0x200;
+
 /// The largest horizon the C ABI accepts.
 const HORIZON_MAX: u32 = 10_000_000;
 
-/// The task `task` (an `evoharness_task`, with `EVOHARNESS_TASK_V2` or not) of `horizon` steps
+/// The task `task` (an `evoharness_task`, with `EVOHARNESS_TASK_V2` or `EVOHARNESS_TASK_V3` or
+/// neither) of `horizon` steps
 /// (1 to 10,000,000), checked.
 #[doc(hidden)]
 pub fn task_config(task: u32, horizon: u32) -> ffi::Result<TaskConfig> {
-    let scenario = if task & EVOHARNESS_TASK_V2 != 0 {
-        Scenario::V2
-    } else {
-        Scenario::V1
+    let scenario = match (
+        task & EVOHARNESS_TASK_V2 != 0,
+        task & EVOHARNESS_TASK_V3 != 0,
+    ) {
+        (false, false) => Scenario::V1,
+        (true, false) => Scenario::V2,
+        (false, true) => Scenario::V3,
+        (true, true) => {
+            return Err(Error::invalid(format!(
+                "task is {task:#x}: EVOHARNESS_TASK_V2 or EVOHARNESS_TASK_V3, not both"
+            )));
+        }
     };
-    let kind = match task & !EVOHARNESS_TASK_V2 {
+    let kind = match task & !(EVOHARNESS_TASK_V2 | EVOHARNESS_TASK_V3) {
         0 => TaskKind::Migration,
         1 => TaskKind::Records,
         2 => TaskKind::Orchestration,
         _ => {
             return Err(Error::invalid(format!(
                 "task is {task:#x}: 0 migration, 1 records or 2 orchestration, with or without \
-                 EVOHARNESS_TASK_V2 (0x100)"
+                 EVOHARNESS_TASK_V2 (0x100) or EVOHARNESS_TASK_V3 (0x200)"
             )));
         }
     };

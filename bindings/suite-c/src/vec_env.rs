@@ -250,6 +250,10 @@ pub enum evoharness_teacher {
     /// lean harness's world actions, which need few of them: a start for harness annealing
     /// where most bookkeeping can go. Kept through an agenda like `Static`.
     StaticLean = 4,
+    /// The fixed-best setting of the tuned harness's knobs for v3 deployments
+    /// (`EVOHARNESS_TASK_V3`), tuned on training organisations: one rule for every deployment;
+    /// it never reads the deployment's card.
+    FixedBest = 5,
 }
 
 /// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
@@ -723,9 +727,11 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             2 => Teacher::Static,
             3 => Teacher::Tuned,
             4 => Teacher::StaticLean,
+            5 => Teacher::FixedBest,
             t => {
                 return Err(Error::invalid(format!(
-                    "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned or 4 static-lean"
+                    "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean or \
+                     5 fixed-best"
                 )));
             }
         };
