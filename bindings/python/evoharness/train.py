@@ -2,7 +2,7 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
-    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned --out POLICY.onnx ...
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best --out POLICY.onnx ...
 
 ``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
 ``orchestration``; one kind of environment each) with one of the library's rule-based
@@ -54,12 +54,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--also-horizons", default="",
                     help="with --suite: H[,H...], horizons at which behaviour cloning and "
                          "validation also run every task, besides --horizon (GRPO: --horizon)")
-    ap.add_argument("--scenario", default="v1", choices=["v1", "v2"],
+    ap.add_argument("--scenario", default="v1", choices=["v1", "v2", "v3"],
                     help="with --suite: the suite's version (default v1; v2: tasks where no "
-                         "hand-written rule is optimal)")
+                         "hand-written rule is optimal; v3: v2 in a deployment each "
+                         "organisation draws)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
-                     "with --suite, the name of a library teacher (lean, oracle, static, static-lean or tuned)")
+                     "with --suite, the name of a library teacher (lean, oracle, static, static-lean, tuned "
+                     "or fixed-best)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
@@ -175,7 +177,7 @@ def main(argv=None) -> int:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
-                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned); "
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned|fixed-best); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
                 also = [int(h) for h in args.also_horizons.split(",") if h]

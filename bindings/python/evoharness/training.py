@@ -283,7 +283,8 @@ class WorldSource:
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
     by one of the library's rule-based teachers (``lean``, ``oracle``, ``static`` or
-    ``tuned``), in the suite's version ``scenario`` (``v1`` or ``v2``). Training and validation
+    ``tuned``, ``fixed-best``), in the suite's version ``scenario`` (``v1``, ``v2`` or ``v3``).
+    Training and validation
     run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out evaluation
     uses others again (``evoharness eval``, ``examples/train``)."""
 
@@ -317,7 +318,10 @@ class SuiteSource:
         # an organisation on one agent. Agents that live forever come to know every code of
         # their organisation, and imitation then never sees what a new agent meets (recalls
         # that find nothing, unknown codes).
-        self.warmup = 3 if scenario == "v2" else 0
+        # v3 agents are renewed after their deployment's own store lifetime (the library
+        # does it), in the same organisation, so no lifetime of ours; the warm-up still lets
+        # the store work before the episode learned from.
+        self.warmup = 3 if scenario in ("v2", "v3") else 0
         self.lifetime = 12 if scenario == "v2" else 0
         if scenario != "v1":
             self.settings["scenario"] = scenario

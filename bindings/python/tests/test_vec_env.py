@@ -42,7 +42,7 @@ def test_the_lean_teacher_succeeds_through_python(task):
 @pytest.mark.parametrize("teacher", ["lean", "tuned"])
 def test_v2_tasks_through_python_cost_more_and_the_rules_still_succeed(teacher):
     with pytest.raises(ValueError, match="scenario"):
-        evoharness.VecEnv("records", 80, 2, scenario="v3")
+        evoharness.VecEnv("records", 80, 2, scenario="v4")
     env = evoharness.VecEnv("records", 120, 4, organisations=range(2), seed=3, scenario="v2")
     assert env.scenario == "v2"
     episodes = []
@@ -219,3 +219,17 @@ def test_organisations_are_counts_or_ranges_and_families_is_their_old_name():
         evoharness.VecEnv("migration", 50, 4, organisations=range(0, 6, 2))
     for e in (a, b, c, d):
         e.close()
+
+
+def test_v3_deployments_through_python_carry_their_card_and_the_fixed_best_rule_succeeds():
+    env = evoharness.VecEnv("migration", 80, 4, organisations=range(40, 44), seed=5, scenario="v3")
+    assert env.scenario == "v3"
+    episodes = []
+    while len(episodes) < 12:
+        _, _, _, done = env.step(env.teacher_actions("fixed-best"))
+        episodes += [env.last_episode(int(i)) for i in np.nonzero(done)[0]]
+    assert sum(e["success"] for e in episodes) >= 11, episodes
+    # The fixed-best rule commits cursors (crashes roll back to them) and never recalls.
+    assert sum(e["harness_by_verb"]["commit"] for e in episodes) > 0
+    assert sum(e["harness_by_verb"]["recall"] for e in episodes) == 0
+    env.close()
