@@ -350,6 +350,7 @@ pub struct TunedHarness {
     guess: Guess,
     note: bool,
     commit: u8,
+    card: bool,
     hint: Hint,
 }
 
@@ -369,6 +370,15 @@ impl Guess {
     /// All of them.
     pub const ALL: [Guess; 3] = [Guess::Never, Guess::Unknown, Guess::First];
 }
+
+/// The keys of a v3 deployment's card in a task's first event.
+const CARD: [&str; 5] = [
+    "model",
+    "machines",
+    "recall_cost",
+    "note_cost",
+    "store_life",
+];
 
 /// The commit cadences [`TunedHarness::knobs`] tries (0: never).
 pub const COMMIT_CADENCES: [u8; 4] = [0, 2, 6, 16];
@@ -438,8 +448,17 @@ impl TunedHarness {
             guess: Guess::Never,
             note: true,
             commit: 0,
+            card: false,
             hint: Hint::None,
         }
+    }
+
+    /// The same rule keeping the deployment's card (v3: the first event's `model`,
+    /// `machines`, `recall_cost`, `note_cost` and `store_life`) in Belief with a `track` each at
+    /// the start, without acting on it (`:card`): a teacher whose imitator has the card at
+    /// hand for the whole task, where learning can come to act on it.
+    pub fn with_card(self) -> Self {
+        Self { card: true, ..self }
     }
 
     /// The same rule with the v3 knobs set (see the type docs); `commit` 0 never commits.
@@ -482,7 +501,7 @@ impl TunedHarness {
     ///
     /// The v3 knobs follow the rule's name and come before a hint, each only where it differs
     /// from the v2 rule: `:guess-unknown` or `:guess-first`, `:no-note`, `:commit-K`
-    /// (`tuned:plain:guess-first:no-note:commit-6`).
+    /// (`tuned:plain:guess-first:no-note:commit-6`), then `:card` ([`TunedHarness::with_card`]).
     pub fn label(&self) -> String {
         let rule = match (self.recall, self.favourite) {
             (true, true) => "tuned",
@@ -501,6 +520,9 @@ impl TunedHarness {
         }
         if self.commit > 0 {
             label.push_str(&format!(":commit-{}", self.commit));
+        }
+        if self.card {
+            label.push_str(":card");
         }
         match self.hint {
             Hint::None => {}
@@ -553,10 +575,11 @@ impl TunedHarness {
                         ..rule
                     },
                 ),
-                "hint-usual" => (4, rule.with_hint(Hint::Usual)),
-                "hint-drift" => (4, rule.with_hint(Hint::Drift)),
-                "hint-unknown" => (4, rule.with_hint(Hint::Unknown)),
-                "hint-all" => (4, rule.with_hint(Hint::All)),
+                "card" => (4, rule.with_card()),
+                "hint-usual" => (5, rule.with_hint(Hint::Usual)),
+                "hint-drift" => (5, rule.with_hint(Hint::Drift)),
+                "hint-unknown" => (5, rule.with_hint(Hint::Unknown)),
+                "hint-all" => (5, rule.with_hint(Hint::All)),
                 _ => {
                     let k: u8 = part.strip_prefix("commit-")?.parse().ok()?;
                     if k == 0 || part != format!("commit-{k}") {
@@ -634,6 +657,19 @@ impl TunedHarness {
     fn bookkeeping(&self, view: &View<'_, SuiteWorld>, e: &EventBuf) -> Option<Result<Decision>> {
         let (ws, layout) = (view.workspace, view.layout);
         let class = classify(e, view.world.config().kind);
+        if self.card && class == Ev::Start {
+            let untracked = CARD.iter().find_map(|k| {
+                let f = field(e, k)?;
+                let v = &e.fields[usize::from(f)].value;
+                ws.belief()
+                    .get(k)
+                    .is_none_or(|(_, fact)| !fact.value.same(v))
+                    .then_some(f)
+            });
+            if let Some(f) = untracked {
+                return Some(index(layout, Template::Track { field: f }));
+            }
+        }
         if self.commit > 0 {
             let steps = ws.progress().steps();
             if class == Ev::Start && steps.is_empty() {

@@ -140,7 +140,7 @@ impl FromStr for AgentSpec {
                     AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
                 } else {
                     return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:guess-unknown|guess-first][:no-note][:commit-K][:hint-usual|drift|unknown|all], fixed-best, retuned, oracle, random or policy:PATH"
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:guess-unknown|guess-first][:no-note][:commit-K][:card][:hint-usual|drift|unknown|all], fixed-best, retuned, oracle, random or policy:PATH"
                     ));
                 }
             }

@@ -69,7 +69,8 @@ pub enum Teacher {
     Tuned,
     /// The fixed-best setting of the tuned rule's knobs for v3 deployments
     /// ([`FIXED_BEST`](crate::tune::FIXED_BEST)): one rule for every deployment, tuned on
-    /// training organisations. It never reads the deployment's card.
+    /// training organisations, that keeps the deployment's card in Belief without acting on
+    /// it ([`TunedHarness::with_card`]), so that its imitator has the card at hand.
     FixedBest,
 }
 
@@ -232,6 +233,7 @@ impl VecEnv<SuiteWorld> {
                 Teacher::Tuned => TunedHarness::default().decide(&view, &mut rng),
                 Teacher::FixedBest => TunedHarness::parse(crate::tune::FIXED_BEST)
                     .unwrap_or_default()
+                    .with_card()
                     .decide(&view, &mut rng),
             };
             out[i] = match d {

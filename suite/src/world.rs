@@ -1415,7 +1415,11 @@ mod tests {
                 0
             };
             // v3: the crash counter and three queue positions.
-            let v3 = if scenario == Scenario::V3 { 8 + 4 * 3 } else { 0 };
+            let v3 = if scenario == Scenario::V3 {
+                8 + 4 * 3
+            } else {
+                0
+            };
             assert_eq!(
                 cursor.len(),
                 CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize + tries + v3

@@ -279,6 +279,15 @@ fn the_tuned_rules_knobs_round_trip_and_bad_names_are_refused() {
         assert_eq!(TunedHarness::parse(bad), None, "{bad}");
         assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
     }
+    let card = TunedHarness::parse("tuned:commit-6:card").unwrap();
+    assert_eq!(
+        card,
+        TunedHarness::default()
+            .with_knobs(Guess::Never, true, 6)
+            .with_card()
+    );
+    assert_eq!(card.label(), "tuned:commit-6:card");
+    assert_eq!(TunedHarness::parse("tuned:card:commit-6"), None);
     let fixed = "fixed-best".parse::<AgentSpec>().unwrap();
     assert_eq!(fixed.name(), tune::FIXED_BEST);
 }

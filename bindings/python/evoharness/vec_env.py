@@ -66,7 +66,8 @@ class VecEnv(Handle):
     (v2 in the deployment each organisation draws: each agent pays its deployment's prices, is
     renewed after its store lifetime, and its machine crashes back to its last commit; the
     first event carries the deployment's card). The ``fixed-best`` teacher is v3's best single
-    rule, tuned on training organisations.
+    rule, tuned on training organisations, keeping the deployment's card in Belief without
+    acting on it.
 
     ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
     environment's agent is replaced by one that knows nothing (an empty working set and

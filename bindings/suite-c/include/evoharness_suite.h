@@ -119,6 +119,13 @@ enum evoharness_teacher
      * where most bookkeeping can go. Kept through an agenda like `Static`.
      */
     EVOHARNESS_TEACHER_STATIC_LEAN = 4,
+    /**
+     * The fixed-best setting of the tuned harness's knobs for v3 deployments
+     * (`EVOHARNESS_TASK_V3`), tuned on training organisations: one rule for every deployment,
+     * that keeps the deployment's card in Belief (a `track` of each field at the start)
+     * without acting on it, so that its imitator has the card at hand.
+     */
+    EVOHARNESS_TEACHER_FIXED_BEST = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

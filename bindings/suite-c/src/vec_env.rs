@@ -251,8 +251,9 @@ pub enum evoharness_teacher {
     /// where most bookkeeping can go. Kept through an agenda like `Static`.
     StaticLean = 4,
     /// The fixed-best setting of the tuned harness's knobs for v3 deployments
-    /// (`EVOHARNESS_TASK_V3`), tuned on training organisations: one rule for every deployment;
-    /// it never reads the deployment's card.
+    /// (`EVOHARNESS_TASK_V3`), tuned on training organisations: one rule for every deployment,
+    /// that keeps the deployment's card in Belief (a `track` of each field at the start)
+    /// without acting on it, so that its imitator has the card at hand.
     FixedBest = 5,
 }
 
