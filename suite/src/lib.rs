@@ -66,7 +66,7 @@
 //!   but its result does not repeat the step, which must be remembered. A step may only run
 //!   after the one before it (`error: dependency`), and must never run twice.
 //!
-//! # Versions: v1 and v2
+//! # Versions: v1, v2 and v3
 //!
 //! A task follows a [`Scenario`]. **v1** ([`TaskConfig::new`]) is the suite above, kept
 //! exactly as it was so that its results stay reproducible. In v1 every harness action the
@@ -96,6 +96,15 @@
 //! the organisation's favourite remedy. On seeds and organisations no test uses
 //! (`scripts/v2-sweep.sh`), every rule succeeds in every episode and the oracle keeps about 0.03
 //! reward over the best of them in every family at horizons 100 and 400, intervals apart.
+//!
+//! **v3** ([`TaskConfig::v3`]) is v2 in a [`Deployment`] each organisation draws, so that which
+//! rule is best changes from one organisation to the next, as it does between deployments and
+//! model upgrades: the prices of `recall` and `note`, the back-off after a failed remedy, the
+//! store's lifetime, the acting model's remedy `guess` (its quality hidden, its tier on the
+//! card) and crashes of the agent's machine, which roll the agent back to its last `commit`
+//! ([`episode::Durable`]) while the world keeps what it did. The first event carries the
+//! deployment's card. [`TunedHarness`](baselines::TunedHarness) has the knobs an engineer
+//! retunes, and [`tune`] finds the best single setting and the best per deployment.
 //!
 //! # Scoring
 //!

@@ -44,6 +44,23 @@
 //!   [`Faults::remedy_drift`](crate::Faults::remedy_drift).
 //! - A failed remedy starts a back-off of [`Faults::lockout`](crate::Faults::lockout) waits:
 //!   `{error: "remedy_failed", code, <item>, retry_in}`.
+//!
+//! # v3 ([`Scenario::V3`])
+//!
+//! v2 in the organisation's [`Deployment`](crate::Deployment) ([`TaskConfig::deployed`]):
+//!
+//! - The first event also carries the deployment's card: `model`, `machines`, `recall_cost`,
+//!   `note_cost`, `store_life`.
+//! - A rejection also carries the acting model's `guess` of the remedy (a tool index): this
+//!   episode's remedy with the deployment's hidden quality, else another; the same for every
+//!   rejection of the item.
+//! - After each call the agent's machine may crash ([`SuiteWorld::take_crash`], drawn per
+//!   world call of the episode). The world keeps everything; the driver rolls the agent back
+//!   to its durable state ([`episode::Durable`](crate::episode::Durable)) and gives it
+//!   [`SuiteWorld::restart`]'s notice. Fetches then deliver again from the durable position
+//!   ([`SuiteWorld::mark_durable`], at each `commit`): items that landed since with
+//!   `landed: true`, the drifted setting with its item. A restart outlasts any back-off.
+//! - The back-off after a failed remedy is the deployment's.
 
 use std::fmt::Write as _;
 
