@@ -790,6 +790,28 @@ static void test_agent(void) {
     if (written) fclose(written);
     OK(evoharness_agent_set_checkpoints(b, NULL, 0, false));
 
+    /* A trace file: one JSON line per step, the first of them opening the task (`begin`),
+       all of them there once tracing stops. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_agent_set_trace_file(NULL, "x"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_agent_set_trace_file(b, ""));
+    OK(evoharness_agent_start_task(b, 2));
+    OK(evoharness_agent_set_trace_file(b, work_file("trace.jsonl")));
+    steps(b, 4, resumed);
+    OK(evoharness_agent_set_trace_file(b, NULL));
+    FILE *trace = fopen(work_file("trace.jsonl"), "rb");
+    CHECK(trace != NULL);
+    if (trace) {
+        char line[65536];
+        int lines = 0, begins = 0;
+        while (fgets(line, sizeof line, trace)) {
+            lines++;
+            CHECK(line[0] == '{' && strstr(line, "\"step\":") != NULL);
+            if (strstr(line, "\"begin\":")) begins++;
+        }
+        fclose(trace);
+        CHECK(lines == 4 && begins == 1);
+    }
+
     /* No world: nobody judges the task. */
     struct evoharness_verdict v;
     EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_agent_verdict(b, &v));

@@ -134,3 +134,32 @@ def test_an_agent_takes_a_store_over_and_gives_it_back():
         back = agent.take_experience_store()
         assert back.lesson("seeded")["remedy"] == 1
         assert agent.take_experience_store() is None
+
+
+def test_an_agents_trace_goes_to_a_file_the_viewer_reads(tmp_path):
+    agent_mod = pytest.importorskip("evoharness.agent")
+    try:
+        agent_mod.onnxruntime_library()
+    except agent_mod.NoBackend as e:
+        pytest.skip(str(e))
+    import json
+    import pathlib
+    import sys
+
+    here = pathlib.Path(__file__).resolve().parents[3] / "examples" / "workflows" / "invoices"
+    sys.path.insert(0, str(here))
+    try:
+        from world import Invoices
+    finally:
+        sys.path.remove(str(here))
+    trace = tmp_path / "trace.jsonl"
+    with agent_mod.Agent(here / "policy.onnx", Invoices, budget=Invoices.budget) as agent:
+        agent.trace_to(trace)
+        stats = agent.run_task(1_000_001)
+        agent.trace_to(None)
+        with pytest.raises(EvoharnessError):
+            agent.trace_to("")
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert len(lines) == stats["steps"] > 0
+    assert [r["step"] for r in lines] == list(range(1, len(lines) + 1))
+    assert lines[0]["begin"]["trace"] == 1 and "end" in lines[-1]

@@ -42,7 +42,8 @@
  * agent's machine that roll it back to its last `commit`. The task's first event carries the
  * deployment's card (`model`, `machines`, `recall_cost`, `note_cost`, `store_life`). Where
  * the suite makes agents itself (`evoharness_vec_env_new*`), each pays its deployment's
- * prices, is renewed after its store lifetime, and crashes as its deployment says.
+ * prices, is renewed after its store lifetime, and crashes as its deployment says;
+ * `evoharness_suite_agent_config` gives v2's prices (a deployment's own are on its card).
  */
 #define EVOHARNESS_TASK_V3 512
 

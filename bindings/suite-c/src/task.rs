@@ -39,7 +39,8 @@ pub const EVOHARNESS_TASK_V2: u32 = 0x100;
 /// agent's machine that roll it back to its last `commit`. The task's first event carries the
 /// deployment's card (`model`, `machines`, `recall_cost`, `note_cost`, `store_life`). Where
 /// the suite makes agents itself (`evoharness_vec_env_new*`), each pays its deployment's
-/// prices, is renewed after its store lifetime, and crashes as its deployment says.
+/// prices, is renewed after its store lifetime, and crashes as its deployment says;
+/// `evoharness_suite_agent_config` gives v2's prices (a deployment's own are on its card).
 pub const EVOHARNESS_TASK_V3: u32 = 0x200;
 
 /// The largest horizon the C ABI accepts.

@@ -81,7 +81,13 @@ static void test_tasks(const char *version) {
     CHECK(config.costs.act == 2 && config.costs.commit == 2 && config.costs.track == 1);
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_suite_agent_config(EVOHARNESS_TASK_V2 | 3, 50, &config));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(0x200, 50, &config));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_suite_agent_config(0x400, 50, &config));
+    /* v3: v2's budget; v2 and v3 together are refused. */
+    OK(evoharness_suite_agent_config(EVOHARNESS_TASK_V3 | EVOHARNESS_TASK_RECORDS, 50, &config));
+    CHECK(config.budget == 2 * (4 * 50 + 256) && config.costs.act == 2);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_suite_agent_config(EVOHARNESS_TASK_V2 | EVOHARNESS_TASK_V3, 50, &config));
+    CHECK(error_mentions("not both"));
 
     struct evoharness_world *w = NULL;
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_suite_world_new(0, 50, 1, NULL));
@@ -348,8 +354,9 @@ static void test_training(void) {
            evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 5, actions, 4));
-    CHECK(error_mentions("0 lean, 1 oracle, 2 static, 3 tuned or 4 static-lean"));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 6, actions, 4));
+    CHECK(error_mentions("0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean or"));
+    CHECK(error_mentions("5 fixed-best"));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, actions, 3));
     CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
