@@ -110,17 +110,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     let _ = DEVICE_HELP;
     p.positionals::<0>([])?;
     let usage = |m: String| Usage::new("eval", m);
-    let kind: TaskKind = p
-        .value("--task")
-        .ok_or_else(|| usage("missing --task (migration, records or orchestration)".into()))?
-        .parse()
-        .map_err(usage)?;
-    let scenario: Scenario = p
-        .value("--scenario")
-        .map(str::parse)
-        .transpose()
-        .map_err(usage)?
-        .unwrap_or_default();
+    let (kind, scenario) = task_and_scenario(&p, "eval", Scenario::default())?;
     let seeds = range(&p, "--seeds")?.unwrap_or(0..100);
     let (flag, given) = match p.value("--organisations") {
         Some(v) => ("--organisations", Some(v)),
@@ -134,11 +124,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
             ))
         })?,
     };
-    let threads = match p.parse::<usize>("--threads", "a number of threads above 0")? {
-        Some(0) => return Err(usage("`--threads 0`: expected a number above 0".into()).into()),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = threads(&p, "eval")?;
     let json = p.switch("--json");
     let agent = p.value("--agent").map(|a| parse_agent(&p, a)).transpose()?;
     if p.switch("--sweep") && p.value("--trace").is_some() {
@@ -246,6 +232,36 @@ fn parse_agent(p: &Parsed, a: &str) -> Result<AgentSpec, Failure> {
         }
         other => other,
     })
+}
+
+/// `--task` (required) and `--scenario` (else `default`) of command `cmd`.
+pub(crate) fn task_and_scenario(
+    p: &Parsed,
+    cmd: &'static str,
+    default: Scenario,
+) -> Result<(TaskKind, Scenario), Usage> {
+    let usage = |m: String| Usage::new(cmd, m);
+    let kind: TaskKind = p
+        .value("--task")
+        .ok_or_else(|| usage("missing --task (migration, records or orchestration)".into()))?
+        .parse()
+        .map_err(usage)?;
+    let scenario = p
+        .value("--scenario")
+        .map(str::parse)
+        .transpose()
+        .map_err(usage)?
+        .unwrap_or(default);
+    Ok((kind, scenario))
+}
+
+/// `--threads` of command `cmd`: above 0; one per core if not given.
+pub(crate) fn threads(p: &Parsed, cmd: &'static str) -> Result<usize, Failure> {
+    match p.parse::<usize>("--threads", "a number of threads above 0")? {
+        Some(0) => Err(Usage::new(cmd, "`--threads 0`: expected a number above 0").into()),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 pub(crate) fn parse_horizon(h: &str) -> Option<u32> {

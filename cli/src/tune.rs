@@ -2,10 +2,10 @@
 
 use evoharness_suite::eval::EvalSpec;
 use evoharness_suite::tune::{self, TuneReport};
-use evoharness_suite::{Scenario, TaskConfig, TaskKind};
+use evoharness_suite::{Scenario, TaskConfig};
 
 use crate::args::{self, Flag, Usage};
-use crate::eval::{parse_horizon, parse_organisations, parse_range};
+use crate::eval::{parse_horizon, parse_organisations, parse_range, task_and_scenario, threads};
 use crate::failure::Failure;
 use crate::options::HELP_HELP;
 
@@ -57,17 +57,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     }
     p.positionals::<0>([])?;
     let usage = |m: String| Usage::new("tune", m);
-    let kind: TaskKind = p
-        .value("--task")
-        .ok_or_else(|| usage("missing --task (migration, records or orchestration)".into()))?
-        .parse()
-        .map_err(usage)?;
-    let scenario: Scenario = p
-        .value("--scenario")
-        .map(str::parse)
-        .transpose()
-        .map_err(usage)?
-        .unwrap_or(Scenario::V3);
+    let (kind, scenario) = task_and_scenario(&p, "tune", Scenario::V3)?;
     let organisations = match p.value("--organisations") {
         None => 0..16,
         Some(v) => parse_organisations(v).ok_or_else(|| {
@@ -89,11 +79,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
             ))
         })?,
     };
-    let threads = match p.parse::<usize>("--threads", "a number of threads above 0")? {
-        Some(0) => return Err(usage("`--threads 0`: expected a number above 0".into()).into()),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = threads(&p, "tune")?;
     let spec = EvalSpec {
         organisations,
         threads,

@@ -569,6 +569,11 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         self.world_actions = 0;
         self.harness = 0;
         self.task_seed = Some(seed);
+        self.begin_controller();
+    }
+
+    /// The controller begins from the workspace as it is, and the trace opens anew with it.
+    fn begin_controller(&mut self) {
         self.trace_begin = true;
         let view = View {
             workspace: &self.ws,
@@ -605,16 +610,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             .map_err(|e| Error::new(ErrorKind::Config, format!("restart: {e}")))?;
         self.ws.observe_owned(event);
         // The restarted process's trace opens anew, with the workspace it restarted from.
-        self.trace_begin = true;
-        let view = View {
-            workspace: &self.ws,
-            layout: &self.layout,
-            world: &self.world,
-            obs: &[],
-            mask: &[],
-            selection: self.config.selection,
-        };
-        self.controller.begin(&view);
+        self.begin_controller();
         Ok(())
     }
 

@@ -103,7 +103,9 @@ def test_merges_are_order_independent():
         ExperienceStore.merge_all([])
 
 
-def test_an_agent_takes_a_store_over_and_gives_it_back():
+def invoices_agent():
+    """The embedded agent's module, the invoices example's folder and its world; skips the
+    test when no ONNX Runtime is installed."""
     agent_mod = pytest.importorskip("evoharness.agent")
     try:
         agent_mod.onnxruntime_library()
@@ -118,6 +120,11 @@ def test_an_agent_takes_a_store_over_and_gives_it_back():
         from world import Invoices
     finally:
         sys.path.remove(str(here))
+    return agent_mod, here, Invoices
+
+
+def test_an_agent_takes_a_store_over_and_gives_it_back():
+    agent_mod, here, Invoices = invoices_agent()
     with agent_mod.Agent(here / "policy.onnx", Invoices, budget=Invoices.budget) as agent:
         assert agent.take_experience_store() is None
         store = ExperienceStore(64)
@@ -137,21 +144,9 @@ def test_an_agent_takes_a_store_over_and_gives_it_back():
 
 
 def test_an_agents_trace_goes_to_a_file_the_viewer_reads(tmp_path):
-    agent_mod = pytest.importorskip("evoharness.agent")
-    try:
-        agent_mod.onnxruntime_library()
-    except agent_mod.NoBackend as e:
-        pytest.skip(str(e))
     import json
-    import pathlib
-    import sys
 
-    here = pathlib.Path(__file__).resolve().parents[3] / "examples" / "workflows" / "invoices"
-    sys.path.insert(0, str(here))
-    try:
-        from world import Invoices
-    finally:
-        sys.path.remove(str(here))
+    agent_mod, here, Invoices = invoices_agent()
     trace = tmp_path / "trace.jsonl"
     with agent_mod.Agent(here / "policy.onnx", Invoices, budget=Invoices.budget) as agent:
         agent.trace_to(trace)
