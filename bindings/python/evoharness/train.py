@@ -11,7 +11,13 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
 1. Behaviour cloning: with ``--teacher``, DAgger (the teacher labels the states the learning
    policy itself visits; its share of the executed actions falls from 1 to 0 over the first
    half of the rounds); with ``--demos``, plain cloning of the recorded episodes, replayed in
-   the world (:mod:`evoharness.demos`).
+   the world (:mod:`evoharness.demos`). ``--skip-harness P`` executes, in place of that share
+   of the harness actions, what the teacher does without them (``--suite``: the lean rule;
+   ``--world``: the teacher asked again with ``tracked`` faked as if the tracks it wants on
+   this event were done), so the learner is taught the states after one left out;
+   ``--skip-label Q`` also learns that choice at a share Q of the teacher's harness states,
+   leaving RL a probability of leaving them out to explore (a wasteful teacher's imitation
+   otherwise gives it ~1e-5).
 2. Cost-aware RL, with no teacher: GRPO (``--rl grpo``, the default: groups of environments
    share a seed; an episode's advantage is its return under the library's reward against its
    group's), PPO (``--rl ppo``: per-step credit from GAE against a critic, on the library's
@@ -89,9 +95,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--groups", type=int, default=8)
     ap.add_argument("--kl", type=float, default=0.05)
     ap.add_argument("--skip-harness", type=float, default=0.0,
-                    help="--suite DAgger: skip this share of the harness actions about to be "
-                         "executed (the lean rule's choice instead), so that the learner is "
-                         "taught the states that follow one left out")
+                    help="DAgger: skip this share of the harness actions about to be executed "
+                         "(--suite: the lean rule's choice instead; --world: the teacher's "
+                         "answer when told the tracks it wants here were done), so that the "
+                         "learner is taught the states that follow one left out")
+    ap.add_argument("--skip-label", type=float, default=0.0,
+                    help="DAgger: at this share of the states where the teacher's label is a "
+                         "harness action, also learn what --skip-harness would do instead, so "
+                         "that imitation leaves RL a probability of leaving it out to explore")
     ap.add_argument("--harness-cost", type=float, default=0.0,
                     help="GRPO, PPO: charge each harness action this much more in the return the "
                          "advantages compare (validation and model selection still use the "
@@ -158,11 +169,13 @@ def main(argv=None) -> int:
             raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
         if not 0.0 <= args.skip_harness < 1.0:
             raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
+        if not 0.0 <= args.skip_label <= 1.0:
+            raise ValueError(f"--skip-label is {args.skip_label}: a share from 0 to 1")
         if not args.harness_cost >= 0.0:
             raise ValueError(f"--harness-cost is {args.harness_cost}: a cost of at least 0")
-        if args.skip_harness and not args.suite:
-            raise ValueError("--skip-harness needs --suite (the lean rule stands in for a "
-                             "skipped harness action)")
+        if (args.skip_harness or args.skip_label) and not (args.suite or args.teacher):
+            raise ValueError("--skip-harness and --skip-label need a teacher (--suite, or "
+                             "--teacher with --world)")
         if args.branches < 1 or args.rl_states < 1 or args.rollout_episodes < 1:
             raise ValueError("--branches, --rl-states and --rollout-episodes are at least 1")
         if args.rl_steps < 1 or args.critic_iters < 0:

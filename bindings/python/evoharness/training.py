@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .world import HarnessEnv, TeacherError
+from .world import HarnessEnv, TeacherError, teacher_arity
 
 TRAIN_SEED = 0
 RL_SEED = 200_000
@@ -279,6 +279,54 @@ class WorldSource:
     def labels(self, env) -> tuple[np.ndarray, int]:
         return teacher_labels(env, self.teacher)
 
+    #: DAgger's ``--skip-harness`` and ``--skip-label`` apply at any state (a host world has
+    #: no plan a skipped harness action could leave without steps).
+    skip_in_plan_only = False
+
+    def skip_labels(self, env) -> np.ndarray:
+        """What the teacher does instead of the tracks it wants on the current event, for
+        DAgger's ``--skip-harness`` and ``--skip-label``: where its action is a ``track``, it
+        is asked again with ``tracked`` faked as if that track had happened, until it answers
+        something other than a track; that answer's template. Executed, it leaves Belief
+        without those fields, and the teacher labels the states that follow as it labels any.
+        -1 where the teacher does not track, a teacher of two parameters (it cannot be told
+        what was tracked), or no legal answer."""
+        out = np.full(env.n, -1, np.int64)
+        if self.teacher is None or teacher_arity(self.teacher) < 3:
+            return out
+        for i in range(env.n):
+            ev = env.last_event(i)
+            if ev is None:
+                continue
+            tracked = dict(env.tracked[i])
+            try:
+                a = env.teacher_action(self.teacher, i)
+                if track_key(a) is None:
+                    continue
+                for _ in range(len(ev.fields)):
+                    key = track_key(a)
+                    if key is None or key not in ev.fields:
+                        break
+                    tracked[key] = ev.fields[key]
+                    a = self.teacher(env.worlds[i], ev, dict(tracked))
+                if track_key(a) is None:
+                    out[i] = env.intent_template(i, a)
+            except TeacherError:
+                pass
+        return out
+
+
+def track_key(action) -> str | None:
+    """The key a teacher's high-level ``track`` action names (``("track", key)`` or
+    ``{"track": key}``), else None."""
+    if isinstance(action, dict):
+        key = action.get("track") if len(action) == 1 else None
+    elif isinstance(action, (tuple, list)) and len(action) == 2 and action[0] == "track":
+        key = action[1]
+    else:
+        key = None
+    return key if isinstance(key, str) else None
+
 
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
@@ -474,40 +522,59 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     actions falls from 1 to 0 over the first half of the rounds. Returns the checkpoints for
     :func:`choose`.
 
-    With ``args.skip_harness`` = p > 0 (a source with ``skip_labels``: the suite), a harness
+    With ``args.skip_harness`` = p > 0 (a source with ``skip_labels``: the suite, where a plan
+    step is active; a Python world whose teacher is told what was tracked), a harness
     action about to be executed is skipped with probability p, the source's ``skip_labels``
     choice taken instead, so that the learner also meets, labelled, the states that follow a
     harness action left out: RL that later leaves one out does not step off what it was
-    taught."""
+    taught.
+
+    With ``args.skip_label`` = q > 0, each state where the teacher's label is a harness action
+    with a ``skip_labels`` choice is, with probability q, also learned with that choice as its
+    label: imitation leaves the policy about q / (1 + q) of probability for leaving the
+    harness action out, which RL can then try (from the imitation alone, 1e-5 on the invoices
+    world's tracks), and the choice it tries is the teacher's."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     skip_p = float(getattr(args, "skip_harness", 0.0))
-    harness = harness_templates(source.layout) if skip_p > 0 else None
-    # Only once a plan step is active: skipping the plan itself would leave the static rule
-    # no step to checkpoint into for the rest of the episode (no labels there at all).
-    active = feature_offset(source.layout, "global", "has_active_step") if skip_p > 0 else 0
+    alt_q = float(getattr(args, "skip_label", 0.0))
+    skipping = skip_p > 0 or alt_q > 0
+    harness = harness_templates(source.layout) if skipping else None
+    # Suite: only once a plan step is active; skipping the plan itself would leave the static
+    # rule no step to checkpoint into for the rest of the episode (no labels there at all).
+    in_plan = skipping and getattr(source, "skip_in_plan_only", True)
+    active = feature_offset(source.layout, "global", "has_active_step") if in_plan else 0
     envs = [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k)
             for k, kind in enumerate(source.kinds)]
     best = None
     try:
         for r in range(args.rounds):
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
-            agree = seen = refused = skipped = 0
+            agree = seen = refused = skipped = alt_labelled = 0
             eps = []
             for _ in range(args.round_steps):
                 for env in envs:
                     labels, bad = source.labels(env)
+                    labels = labels.astype(np.int64)  # a copy: skip_labels may reuse its array
                     refused += bad
                     ok = labels >= 0
                     buf.add(env.obs[ok], env.mask[ok], labels[ok])
+                    planned = env.obs[:, active] > 0 if in_plan else np.ones(env.n, bool)
+                    if alt_q > 0:
+                        alt = source.skip_labels(env).astype(np.int64)
+                        extra = (ok & harness[np.maximum(labels, 0)] & (alt >= 0) & (alt != labels)
+                                 & planned & (rng.random(env.n) < alt_q))
+                        buf.add(env.obs[extra], env.mask[extra], alt[extra])
+                        alt_labelled += int(extra.sum())
                     mine = greedy(net, env.obs, env.mask).astype(np.int64)
                     agree += int((mine[ok] == labels[ok]).sum())
                     seen += int(ok.sum())
                     use_teacher = (rng.random(env.n) < beta) & ok
                     a = np.where(use_teacher, labels, mine).astype(np.uint32)
-                    if harness is not None:
-                        skip = harness[a] & (rng.random(env.n) < skip_p) & (env.obs[:, active] > 0)
+                    if skip_p > 0:
+                        skip = harness[a] & (rng.random(env.n) < skip_p) & planned
                         if skip.any():
-                            alt = source.skip_labels(env)
+                            if alt_q <= 0:
+                                alt = source.skip_labels(env)
                             skip &= alt >= 0
                             a = np.where(skip, alt, a).astype(np.uint32)
                             skipped += int(skip.sum())
@@ -517,7 +584,8 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
             v = validate(net, source, VALID_SEED, args.valid_episodes)
             log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
                 agreement=round(agree / max(1, seen), 4), teacher_refused=refused,
-                **({"skipped": skipped} if harness is not None else {}),
+                **({"skipped": skipped} if skip_p > 0 else {}),
+                **({"skip_labelled": alt_labelled} if alt_q > 0 else {}),
                 train_success=round(float(np.mean([e["success"] for e in eps])), 3) if eps else None,
                 train_harness=round(float(np.mean([e["harness"] for e in eps])), 3) if eps else None,
                 **valid_fields(v))
