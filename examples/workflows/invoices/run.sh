@@ -4,6 +4,8 @@
 # (libevoharness_suite, built without tract). Then:
 #
 #   examples/workflows/invoices/run.sh train [ARGS]   # train from scratch -> policy.onnx (+ record)
+#   examples/workflows/invoices/run.sh train-anneal   # from track_everything, RL anneals the
+#                                                     # harness -> annealed.onnx (+ record)
 #   examples/workflows/invoices/run.sh table [ARGS]   # the policy against the teachers and random
 #   examples/workflows/invoices/run.sh python ARGS    # any Python command with the package set up
 #
@@ -29,7 +31,17 @@ case "$cmd" in
   train)
     exec "$venv/bin/python" -m evoharness.train --world "$here/world.py:Invoices" \
       --teacher "$here/teacher.py:lean" --out "$here/policy.onnx" --eval-seeds 1000000..1000500 "$@" ;;
+  train-anneal)
+    # The wasteful teacher's imitation with the tracks it would skip also taught (--skip-label,
+    # --skip-harness), then PPO learns from the task's reward which tracks never pay. The same
+    # command with no RL first writes the imitation checkpoint PPO starts from, for comparison.
+    anneal=(--world "$here/world.py:Invoices" --teacher "$here/teacher.py:track_everything"
+            --eval-seeds 1000000..1000500 --skip-harness 0.8 --skip-label 0.5 --rl ppo
+            --rl-iters 300 --rl-lr 3e-4 --kl 0 --ent-coef 0.003 --minutes 30)
+    "$venv/bin/python" -m evoharness.train "${anneal[@]}" --out "$here/annealed-imitation.onnx" \
+      --rl-iters 0 "$@"
+    exec "$venv/bin/python" -m evoharness.train "${anneal[@]}" --out "$here/annealed.onnx" "$@" ;;
   table) exec "$venv/bin/python" "$here/table.py" "$@" ;;
   python) exec "$venv/bin/python" "$@" ;;
-  *) echo "usage: $0 train [ARGS] | table [ARGS] | python ARGS" >&2; exit 2 ;;
+  *) echo "usage: $0 train [ARGS] | train-anneal [ARGS] | table [ARGS] | python ARGS" >&2; exit 2 ;;
 esac
