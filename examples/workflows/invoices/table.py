@@ -2,9 +2,12 @@
 """The invoices example's table: its policy (through the embedded agent) against the lean
 teacher it learned from, a track-everything teacher and random legal actions, on seeds no
 training used (1,000,000 and up). ``--check`` exits 1 when the policy misses the bar: at least
-95% success and fewer harness actions per episode than the track-everything teacher.
+95% success and fewer harness actions per episode than the track-everything teacher; with
+``--imitation PATH`` (the annealed policy's imitation checkpoint, ``run.sh train-anneal``) that
+checkpoint is a row too, and the bar is at most a fifth of its harness actions per episode.
 
-    examples/workflows/invoices/run.sh table [--seeds A..B] [--policy PATH] [--check] [--json]
+    examples/workflows/invoices/run.sh table [--seeds A..B] [--policy PATH] [--imitation PATH]
+                                             [--check] [--json]
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="1000000..1000500")
     ap.add_argument("--policy", default=str(HERE / "policy.onnx"))
+    ap.add_argument("--imitation", help="an imitation checkpoint the policy must use at most a "
+                    "fifth of the harness actions of (with --check)")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -35,6 +40,8 @@ def main() -> int:
         "track-everything teacher": evaluate(WORLD, f"teacher:{HERE / 'teacher.py'}:track_everything", seeds),
         "random legal actions": evaluate(WORLD, "random", seeds),
     }
+    if args.imitation:
+        rows["imitation checkpoint"] = evaluate(WORLD, f"policy:{args.imitation}", seeds)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -53,6 +60,11 @@ def main() -> int:
         if not p["mean_harness_actions"] < t["mean_harness_actions"]:
             bad.append(f"harness actions {p['mean_harness_actions']:.2f} not below the "
                        f"track-everything teacher's {t['mean_harness_actions']:.2f}")
+        if args.imitation:
+            i = rows["imitation checkpoint"]
+            if not p["mean_harness_actions"] <= i["mean_harness_actions"] / 5:
+                bad.append(f"harness actions {p['mean_harness_actions']:.2f} above a fifth of the "
+                           f"imitation checkpoint's {i['mean_harness_actions']:.2f}")
         if bad:
             print("below the bar: " + "; ".join(bad), file=sys.stderr)
             return 1
