@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The v3 record (examples/train/README.md, "v3: one policy for every deployment"): imitation of
+# the fixed-best rule on migration at horizon 100, then branching rollouts from it, then the
+# held-out evaluation and its tables. Writes v3-sft.* (the imitation checkpoint), v3.* (the
+# policy after RL) and their .eval.json beside this script.
+#
+# The library and the tool are built without tract (the tool runs the policy on the ONNX
+# Runtime library of the training venv): both build in about two minutes, where the tool
+# with tract takes ten or more on two cores. EVOHARNESS_TRAIN_VENV (default .venv-train) is
+# the venv made by examples/train/run.sh.
+#
+#   examples/train/v3/run.sh            # train (about 30 minutes) and evaluate
+#   examples/train/v3/run.sh eval       # evaluate the policies already here
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
+target="${CARGO_TARGET_DIR:-target}/no-tract"
+cargo build --release --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target"
+cargo build --release --locked -q -p evoharness-cli --no-default-features --bin evoharness --target-dir "$target"
+export EVOHARNESS_LIB="$target/release/libevoharness_suite.so"
+export EVOHARNESS_BIN="$target/release/evoharness"
+export PYTHONPATH=bindings/python
+ort="$("$venv/bin/python" -c 'import glob, os, onnxruntime; print(glob.glob(os.path.join(os.path.dirname(onnxruntime.__file__), "capi", "libonnxruntime.so*"))[0])')"
+py="$venv/bin/python"
+d=examples/train/v3
+if [ "${1:-}" != eval ]; then
+  "$py" -m evoharness.train --suite migration --scenario v3 --teacher fixed-best \
+    --out "$d/v3-sft.onnx" --horizon 100 --rounds 30 --round-steps 800 --envs 32 --rl-iters 0 \
+    --valid-episodes 32 --minutes 20
+  "$py" -m evoharness.train --suite migration --scenario v3 --teacher fixed-best \
+    --init "$d/v3-sft.onnx" --rounds 0 --out "$d/v3.onnx" --horizon 100 --rl rollouts \
+    --branches 4 --groups 64 --rl-states 256 --rl-iters 1000 --rl-lr 1e-4 --rl-epochs 1 \
+    --rl-batch 256 --kl 1.0 --valid-episodes 64 --minutes 12
+fi
+"$py" "$d/evaluate.py" --policy "$d/v3-sft.onnx" --out "$d/v3-sft.eval.json" --ort-lib "$ort"
+"$py" "$d/evaluate.py" --policy "$d/v3.onnx" --sft "$d/v3-sft.onnx" --out "$d/v3.eval.json" --ort-lib "$ort"
+"$py" "$d/table.py" "$d/v3.eval.json"

@@ -1,0 +1,90 @@
+"""Prints the README's v3 tables from what `evaluate.py` wrote:
+
+    python examples/train/v3/table.py examples/train/v3/v3-ppo.eval.json
+
+1. Per horizon: the policy's paired gain over each rule (± 1.96 standard errors, from
+   `evoharness eval --against`), and each agent's success, mean reward and harness actions by
+   verb; with the two-thirds bar of the retuning gain.
+2. Per region of the deployment family (horizons with a per-region part): the policy's and
+   the retuned rule's gains over fixed-best, their success and harness actions by verb.
+   A region's gain is the mean over its organisations' episodes; its standard error combines
+   each organisation's own (`sqrt(sum((n_i * se_i)^2)) / sum(n_i)`: organisations held fixed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import defaultdict
+
+VERBS = ("track", "commit", "recall", "note")
+
+
+def verbs(r: dict) -> str:
+    v = r["harness_actions_by_verb"]
+    return f"{r['mean_harness_actions']:.1f} ({' / '.join(f'{v[k]:.1f}' for k in VERBS)})"
+
+
+def gain(p: dict) -> str:
+    return f"{p['mean_reward_gain']:+.4f} ± {1.96 * p['gain_se']:.4f}"
+
+
+def main(path: str) -> int:
+    res = json.load(open(path))
+    name = res["policy"].rsplit("/", 1)[-1]
+    for h, cell in res["horizons"].items():
+        pa, agents = cell["policy_against"], cell["agents"]
+        print(f"\nHorizon {h} ({pa['fixed-best']['paired']['episodes']} episodes):\n")
+        print("| agent | success | mean reward | harness actions (track / commit / recall / note) "
+              f"| `{name}`'s paired gain over it (95%) |")
+        print("| --- | ---: | ---: | --- | ---: |")
+        first = next(iter(pa.values()))
+        print(f"| policy `{name}` | {first['success_rate']:.1%} | {first['mean_reward']:.4f} | "
+              f"{verbs(first)} | |")
+        for x, r in pa.items():
+            own = agents.get(x)
+            label = f"imitation checkpoint `{x.rsplit('/', 1)[-1]}`" if x.startswith("policy:") else x
+            if own is None:
+                print(f"| {label} | | | | {gain(r['paired'])} |")
+                continue
+            print(f"| {label} | {own['success_rate']:.1%} | {own['mean_reward']:.4f} | "
+                  f"{verbs(own)} | {gain(r['paired'])} |")
+        rt = agents["retuned"]["paired"]["mean_reward_gain"]
+        pf = pa["fixed-best"]["paired"]["mean_reward_gain"]
+        print(f"\nRetuned over fixed-best: {gain(agents['retuned']['paired'])}; the policy "
+              f"over fixed-best {pf:+.4f}, {pf / rt:.2f} of the retuning gain (bar: 0.67).")
+    for h, part in res.get("regions", {}).items():
+        rows = defaultdict(list)
+        for o in part["organisations"]:
+            rows[o["region"]].append(o)
+        print(f"\nPer region, horizon {h} (each organisation on 8 episodes of its own):\n")
+        print("| region | orgs | policy − fixed-best | retuned − fixed-best | success policy / "
+              "fixed-best / retuned | harness: policy | fixed-best | retuned |")
+        print("| --- | ---: | ---: | ---: | --- | --- | --- | --- |")
+        for region in sorted(rows) + ["all"]:
+            os_ = [o for r in sorted(rows) for o in rows[r]] if region == "all" else rows[region]
+
+            def pooled(key: str) -> str:
+                ps = [o[key]["paired"] for o in os_]
+                n = sum(p["episodes"] for p in ps)
+                m = sum(p["mean_reward_gain"] * p["episodes"] for p in ps) / n
+                se = math.sqrt(sum((p["episodes"] * p["gain_se"]) ** 2 for p in ps)) / n
+                return f"{m:+.4f} ± {1.96 * se:.4f}"
+
+            def mean(key: str, f) -> float:
+                return sum(f(o[key]) for o in os_) / len(os_)
+
+            def verbs_of(key: str) -> str:
+                v = {k: mean(key, lambda r, k=k: r["harness_actions_by_verb"][k]) for k in VERBS}
+                return f"{sum(v.values()):.1f} ({' / '.join(f'{v[k]:.1f}' for k in VERBS)})"
+
+            succ = " / ".join(f"{mean(k, lambda r: r['success_rate']):.1%}"
+                              for k in ("policy", "fixed_best", "retuned"))
+            print(f"| {region} | {len(os_)} | {pooled('policy')} | {pooled('retuned')} | {succ} | "
+                  f"{verbs_of('policy')} | {verbs_of('fixed_best')} | {verbs_of('retuned')} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
