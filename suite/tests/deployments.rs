@@ -194,6 +194,28 @@ fn after_a_crash_the_queue_is_read_again_from_the_durable_position() {
     assert_eq!(cursor, again_cursor);
     // Cut cursors are refused.
     assert!(other.restore_cursor(&cursor[..cursor.len() - 1]).is_err());
+    // A commit while the queue is delivered again moves the durable position past the
+    // replay's; that state's cursor restores too (it was refused once, in training).
+    let mut w = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
+    w.reset(1);
+    let ids: Vec<Value> = (0..4)
+        .map(|_| w.call(&call(0, None)).get("batch").unwrap().clone())
+        .collect();
+    for id in &ids[..3] {
+        land(&mut w, id);
+    }
+    w.restart();
+    let again = w.call(&call(0, None));
+    assert_eq!(again.get("batch"), Some(&ids[0]));
+    w.mark_durable();
+    let mut cursor = Vec::new();
+    assert!(w.save_cursor(&mut cursor));
+    let mut other = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
+    other.restore_cursor(&cursor).unwrap();
+    assert_eq!(
+        format!("{:?}", w.call(&call(0, None))),
+        format!("{:?}", other.call(&call(0, None)))
+    );
 }
 
 /// Flaky organisations at horizon 100.
