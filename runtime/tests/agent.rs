@@ -151,20 +151,23 @@ fn mismatched_world_and_bad_temperature_are_refused() {
     );
 }
 
+/// A trace sink the test reads back: every byte written, shared with the test.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[test]
 fn traces_are_one_json_line_per_step_and_off_by_default() {
     use std::sync::{Arc, Mutex};
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let mut a = agent(
         "mlp.onnx",
         AgentConfig {
@@ -216,18 +219,6 @@ fn traces_are_one_json_line_per_step_and_off_by_default() {
 
 #[test]
 fn a_trace_holds_the_workspace_at_every_step_and_where_tasks_begin_and_end() {
-    use std::sync::{Arc, Mutex};
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let parts = |a: &Agent<FixtureWorld>| -> [serde_json::Value; 4] {
         let ws = a.workspace();
         [
