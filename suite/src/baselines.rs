@@ -298,14 +298,7 @@ impl Controller<SuiteWorld> for LeanHarness {
                 None => fetch(),
             },
             Ev::Fixed => {
-                let noted = e
-                    .get("code")
-                    .and_then(|c| ws.experience().find(c))
-                    .is_some_and(|l| {
-                        ws.experience().lessons()[l]
-                            .remedy
-                            .same(&Value::Int(i64::from(last)))
-                    });
+                let noted = noted(ws, e);
                 match field(e, "code") {
                     Some(_) if !noted && needs_room(ws, e.get("code")) => {
                         index(layout, Template::Consolidate)
@@ -337,7 +330,7 @@ impl Controller<SuiteWorld> for LeanHarness {
 ///
 /// - `guess`: trust the acting model's guess of a remedy (a rejection's `guess` field, v3):
 ///   [`Guess::Never`], for a code with no lesson ([`Guess::Unknown`], `:guess-unknown`), or
-///   before any lesson ([`Guess::First`], `:guess-first`);
+///   before any lesson that is not marked as failed ([`Guess::First`], `:guess-first`);
 /// - `note`: note a remedy that worked (`:no-note` does not; a remedy that failed is still
 ///   marked, which the back-off needs);
 /// - `commit`: keep Progress durable every `K` landings on average (`:commit-K`: a plan
@@ -362,7 +355,8 @@ pub enum Guess {
     Never,
     /// For a code with no lesson (after the recall, if the rule recalls).
     Unknown,
-    /// First, before any lesson; a remedy that failed for the item is still passed over.
+    /// First, before any lesson, unless the code's lesson is marked as failed (then the rule
+    /// goes on from the remedy that failed).
     First,
 }
 
@@ -621,11 +615,11 @@ impl TunedHarness {
         if self.hint != Hint::None
             && let Some(c) = code
         {
-            let x = ws.experience();
-            let lesson = x.find(c).map(|l| &x.lessons()[l]);
-            // A lesson marked harmful means a remedy failed for this item: the rule goes on.
-            if lesson.is_none_or(|l| l.harmful <= l.helpful)
-                && let Some(t) = self.hint.remedy(view.world, c, lesson.is_some())
+            // A lesson marked harmful means a remedy failed: the rule goes on.
+            if !marked(ws, c)
+                && let Some(t) = self
+                    .hint
+                    .remedy(view.world, c, ws.experience().find(c).is_some())
             {
                 return act(layout, t, item);
             }
@@ -634,15 +628,12 @@ impl TunedHarness {
             .get("guess")
             .and_then(int)
             .and_then(|g| REMEDIES.iter().copied().find(|&t| i64::from(t) == g));
-        if let (Guess::First, Some(g)) = (self.guess, guess) {
-            // Trusted first, unless a remedy already failed for this item (a lesson marked
-            // harmful): then the rule goes on from the one that failed.
-            let failed = code.and_then(|c| ws.experience().find(c)).is_some_and(|l| {
-                ws.experience().lessons()[l].harmful > ws.experience().lessons()[l].helpful
-            });
-            if !failed {
-                return act(layout, g, item);
-            }
+        // Trusted first, unless the code's lesson is marked (a remedy failed for it): then the
+        // rule goes on from the one that failed.
+        if let (Guess::First, Some(g)) = (self.guess, guess)
+            && !code.is_some_and(|c| marked(ws, c))
+        {
+            return act(layout, g, item);
         }
         let unknown = match (self.guess, guess) {
             (Guess::Unknown | Guess::First, Some(g)) => g,
@@ -703,7 +694,7 @@ impl TunedHarness {
             };
             if let Some(k) = landed_key
                 && cursor(k).is_some()
-                && (class != Ev::Fixed || !self.note || self.noted(ws, e))
+                && (class != Ev::Fixed || !self.note || noted(ws, e))
             {
                 let f = field(e, k).unwrap_or(0);
                 return Some(index(layout, Template::Cursor { field: f }));
@@ -714,17 +705,26 @@ impl TunedHarness {
         }
         None
     }
+}
 
-    /// Whether the remedy that just fixed an item is noted already (the lean rule notes it).
-    fn noted(&self, ws: &HeapWorkspace, e: &EventBuf) -> bool {
-        let last = ws.last_act().map(|t| Value::Int(i64::from(t)));
-        e.get("code")
-            .and_then(|c| ws.experience().find(c))
-            .is_some_and(|l| {
-                last.as_ref()
-                    .is_some_and(|t| ws.experience().lessons()[l].remedy.same(t))
-            })
-    }
+/// Whether the remedy that just fixed an item (the last world action) is what the lesson for
+/// the event's code names: noted already.
+fn noted(ws: &HeapWorkspace, e: &EventBuf) -> bool {
+    let last = ws.last_act().map(|t| Value::Int(i64::from(t)));
+    e.get("code")
+        .and_then(|c| ws.experience().find(c))
+        .is_some_and(|l| {
+            last.as_ref()
+                .is_some_and(|t| ws.experience().lessons()[l].remedy.same(t))
+        })
+}
+
+/// Whether the lesson for `code` is rated harmful more than helpful: a remedy failed for it
+/// (the rules mark one that way, [`mark_failed_remedy`]).
+fn marked(ws: &HeapWorkspace, code: &Value) -> bool {
+    let x = ws.experience();
+    x.find(code)
+        .is_some_and(|l| x.lessons()[l].harmful > x.lessons()[l].helpful)
 }
 
 /// The remedy the working set's lessons name most often, among those not rated harmful more

@@ -67,8 +67,9 @@ pub struct Region {
     pub organisations: u64,
     /// The single setting that earns the most over the region.
     pub best: Setting,
-    /// The fixed-best setting's mean reward over the region.
-    pub fixed_best_reward: f64,
+    /// The mean reward over the region of the best single setting over every organisation
+    /// (the report's `fixed_best`).
+    pub best_overall_reward: f64,
     /// The mean, over the region's organisations, of each one's retuned setting's reward.
     pub retuned_reward: f64,
     /// The fixed rules' mean rewards over the region: `static-harness`, `lean-harness`,
@@ -99,119 +100,88 @@ pub struct TuneReport {
 /// comparison) on `spec`'s organisations and seeds.
 pub fn tune(spec: &EvalSpec) -> Result<TuneReport> {
     let rules = TunedHarness::knobs();
-    let norg = spec.organisations.end - spec.organisations.start;
-    // rewards[r][o]: setting r's rewards in organisation o; successes likewise.
-    let mut rewards = vec![vec![Vec::new(); norg as usize]; rules.len()];
-    let mut successes = vec![vec![0u64; norg as usize]; rules.len()];
-    let others = [AgentSpec::StaticHarness, AgentSpec::LeanHarness];
-    let mut other_rewards = vec![vec![Vec::new(); norg as usize]; others.len()];
-    let specs = rules
+    let norg = (spec.organisations.end - spec.organisations.start) as usize;
+    // The knobs' settings, then the static and lean rules: each one's episodes by
+    // organisation index (episode `s` runs in organisation index `s % norg`).
+    let agents: Vec<AgentSpec> = rules
         .iter()
         .map(|r| AgentSpec::Tuned(*r))
-        .chain(others.iter().cloned());
-    for (r, agent) in specs.enumerate() {
-        let (_, episodes) = eval::run(spec, &agent, &|_, _| {})?;
-        for (s, e) in spec.seeds.clone().zip(&episodes) {
-            let o = (s % norg) as usize;
-            if r < rules.len() {
-                rewards[r][o].push(e.reward);
-                successes[r][o] += u64::from(e.success);
-            } else {
-                other_rewards[r - rules.len()][o].push(e.reward);
-            }
+        .chain([AgentSpec::StaticHarness, AgentSpec::LeanHarness])
+        .collect();
+    let mut runs = vec![vec![Vec::new(); norg]; agents.len()];
+    for (a, agent) in agents.iter().enumerate() {
+        let (_, episodes) = eval::run(spec, agent, &|_, _| {})?;
+        for (s, e) in spec.seeds.clone().zip(episodes) {
+            runs[a][(s % norg as u64) as usize].push(e);
         }
     }
-    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
-    let setting = |r: usize, orgs: &[usize]| {
-        let all: Vec<f64> = orgs.iter().flat_map(|&o| rewards[r][o].clone()).collect();
-        let ok: u64 = orgs.iter().map(|&o| successes[r][o]).sum();
+    // Agent `a`'s setting over the organisation indices `orgs`.
+    let setting = |a: usize, orgs: &[usize]| {
+        let eps = || orgs.iter().flat_map(|&o| &runs[a][o]);
+        let n = eps().count().max(1) as f64;
         Setting {
-            rule: rules[r].label(),
-            mean_reward: mean(&all),
-            success_rate: ok as f64 / all.len().max(1) as f64,
+            rule: agents[a].name(),
+            mean_reward: eps().map(|e| e.reward).sum::<f64>() / n,
+            success_rate: eps().filter(|e| e.success).count() as f64 / n,
         }
     };
+    // The first of the knobs' settings that earns the most over `orgs`.
     let best_over = |orgs: &[usize]| {
         (0..rules.len())
             .map(|r| setting(r, orgs))
-            .fold(None::<Setting>, |best, s| match best {
-                Some(b) if b.mean_reward >= s.mean_reward => Some(b),
-                _ => Some(s),
-            })
+            .reduce(|b, s| if s.mean_reward > b.mean_reward { s } else { b })
             .expect("at least one setting")
     };
-    let every: Vec<usize> = (0..norg as usize).collect();
-    let position = |label: &str| rules.iter().position(|r| r.label() == label);
-    let committed = position(FIXED_BEST);
-    let v2_rule = position(&TunedHarness::default().label());
-    let fixed_rules = |orgs: &[usize]| {
-        let over = |xs: &Vec<Vec<f64>>| {
-            mean(&orgs.iter().flat_map(|&o| xs[o].clone()).collect::<Vec<_>>())
-        };
-        let mut m = BTreeMap::new();
-        for (name, xs) in [
-            ("static-harness", &other_rewards[0]),
-            ("lean-harness", &other_rewards[1]),
-        ] {
-            m.insert(name.to_string(), over(xs));
-        }
-        for (name, r) in [("tuned", v2_rule), ("fixed-best", committed)] {
-            if let Some(r) = r {
-                m.insert(name.to_string(), over(&rewards[r]));
-            }
-        }
-        m
-    };
+    let position = |label: &str| agents.iter().position(|a| a.name() == label);
+    let every: Vec<usize> = (0..norg).collect();
     let fixed_best = best_over(&every);
-    let fixed = rules
-        .iter()
-        .position(|r| r.label() == fixed_best.rule)
-        .unwrap_or(0);
-    let region_of = |o: usize| {
-        // Organisation `start + i` runs the seeds `s` with `s % norg == i`'s offset; the
-        // deployment is its own.
-        let organisation = organisation_of(&spec.organisations, o);
-        SuiteWorld::new(spec.task, organisation)
-            .config()
-            .deployment
-            .map(|d| d.region())
-            .unwrap_or_default()
-    };
+    let fixed = position(&fixed_best.rule).unwrap_or(0);
+    let named = [
+        ("static-harness", position("static-harness")),
+        ("lean-harness", position("lean-harness")),
+        ("tuned", position(&TunedHarness::default().label())),
+        ("fixed-best", position(FIXED_BEST)),
+    ];
     let organisations: Vec<Organisation> = every
         .iter()
-        .map(|&o| Organisation {
-            organisation: organisation_of(&spec.organisations, o),
-            region: region_of(o),
-            retuned: best_over(&[o]),
-            fixed_best: setting(fixed, &[o]),
+        .map(|&o| {
+            let organisation = organisation_of(&spec.organisations, o);
+            Organisation {
+                organisation,
+                region: SuiteWorld::new(spec.task, organisation)
+                    .config()
+                    .deployment
+                    .map(|d| d.region())
+                    .unwrap_or_default(),
+                retuned: best_over(&[o]),
+                fixed_best: setting(fixed, &[o]),
+            }
         })
         .collect();
+    let mean = |xs: &mut dyn Iterator<Item = f64>| {
+        let (sum, n) = xs.fold((0.0, 0), |(s, n), x| (s + x, n + 1));
+        sum / f64::from(n.max(1))
+    };
     let retuning_gain = mean(
-        &organisations
+        &mut organisations
             .iter()
-            .map(|o| o.retuned.mean_reward - o.fixed_best.mean_reward)
-            .collect::<Vec<_>>(),
+            .map(|o| o.retuned.mean_reward - o.fixed_best.mean_reward),
     );
     let mut by_region: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for &o in &every {
-        by_region
-            .entry(organisations[o].region.clone())
-            .or_default()
-            .push(o);
+    for (o, org) in organisations.iter().enumerate() {
+        by_region.entry(org.region.clone()).or_default().push(o);
     }
     let regions = by_region
         .into_iter()
         .map(|(region, orgs)| Region {
             organisations: orgs.len() as u64,
             best: best_over(&orgs),
-            fixed_best_reward: setting(fixed, &orgs).mean_reward,
-            fixed_rules: fixed_rules(&orgs),
-            retuned_reward: mean(
-                &orgs
-                    .iter()
-                    .map(|&o| organisations[o].retuned.mean_reward)
-                    .collect::<Vec<_>>(),
-            ),
+            best_overall_reward: setting(fixed, &orgs).mean_reward,
+            retuned_reward: mean(&mut orgs.iter().map(|&o| organisations[o].retuned.mean_reward)),
+            fixed_rules: named
+                .iter()
+                .filter_map(|&(name, a)| Some((name.to_string(), setting(a?, &orgs).mean_reward)))
+                .collect(),
             region,
         })
         .collect();

@@ -194,10 +194,12 @@ impl VecEnv<SuiteWorld> {
         let worlds = (0..n)
             .map(|i| SuiteWorld::new(task, organisations.start + (i / group) as u64 % norg))
             .collect();
-        // v3: each agent pays its own deployment's prices (the world knows them).
-        let mut v = Self::build(worlds, CAPACITIES, agent_config(&task, seed), group)?;
+        // Each agent pays its world's prices: in v3 its organisation's deployment's.
+        let costs = |w: &SuiteWorld| w.config().costs();
+        let mut v = Self::build(worlds, CAPACITIES, agent_config(&task, seed), &costs, group)?;
+        // v3: and a durable state for its crashes.
         if task.scenario == crate::Scenario::V3 {
-            v.deploy()?;
+            v.durables = v.agents.iter().map(Durable::new).collect::<Result<_>>()?;
         }
         v.organisations = organisations;
         // v2: each environment's agent has its own experience store, kept across its episodes
@@ -245,31 +247,6 @@ impl VecEnv<SuiteWorld> {
     }
 }
 
-impl VecEnv<SuiteWorld> {
-    /// v3: gives each environment's agent its deployment's costs (a new agent: the first
-    /// episode starts over) and a durable state for its crashes.
-    fn deploy(&mut self) -> Result<()> {
-        let groups = (self.agents.len() / self.group) as u64;
-        for i in 0..self.agents.len() {
-            let old = self.agents.remove(i);
-            let mut config = *old.config();
-            config.costs = old.world().config().costs();
-            let (controller, world) = old.into_parts();
-            let mut agent = Env::new(controller, world, config)
-                .map_err(|e| Error::new(e.kind(), format!("environment {i}: {e}")))?;
-            let g = (i / self.group) as u64;
-            agent.start_task(episode_seed(self.seed, g, groups, 0));
-            self.scores[i] = Score::begin(&agent);
-            for s in self.statics.get_mut(i).into_iter().flatten() {
-                follow_begin(s, &agent);
-            }
-            self.durables.push(Durable::new(&agent)?);
-            self.agents.insert(i, agent);
-        }
-        Ok(())
-    }
-}
-
 impl<W: World + 'static> VecEnv<W> {
     /// One environment per world in `worlds` (at least 1, all with `config.capacities.tools`
     /// tools), with the workspace capacities, budget and costs of `config` and the seeds of the
@@ -284,13 +261,21 @@ impl<W: World + 'static> VecEnv<W> {
             selection: Selection::Argmax,
             seed: config.seed,
         };
-        Self::build(worlds, config.capacities, agent, config.group)
+        Self::build(
+            worlds,
+            config.capacities,
+            agent,
+            &|_| config.costs,
+            config.group,
+        )
     }
 
+    /// The environments' agents, each with `config` but `costs(its world)`.
     fn build(
         worlds: Vec<W>,
         capacities: Capacities,
         config: AgentConfig,
+        costs: &dyn Fn(&W) -> Costs,
         group: usize,
     ) -> Result<Self> {
         let n = worlds.len();
@@ -301,6 +286,7 @@ impl<W: World + 'static> VecEnv<W> {
             let g = (i / group) as u64;
             let config = AgentConfig {
                 seed: episode_seed(config.seed, g, groups, 0),
+                costs: costs(&world),
                 ..config
             };
             let agent = Agent::new(External(capacities), world, config)

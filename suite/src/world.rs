@@ -386,8 +386,7 @@ impl SuiteWorld {
             let usual = self.codes[c].1;
             let h = mix(self.seed ^ REMEDY_DRIFT, c as u64);
             *r = if unit(h) < self.config.faults.remedy_drift {
-                let i = REMEDIES.iter().position(|&t| t == usual).unwrap_or(0);
-                REMEDIES[(i + 1 + (h >> 40) as usize % 2) % REMEDIES.len()]
+                other_remedy(usual, h)
             } else {
                 usual
             };
@@ -422,17 +421,8 @@ impl SuiteWorld {
         }
         let pos = self.delivered;
         let id = if self.config.kind == TaskKind::Records {
-            let b = pos as usize / BLOCK;
             if (pos as usize).is_multiple_of(BLOCK) {
-                let len = (self.n as usize - b * BLOCK).min(BLOCK);
-                for (i, slot) in self.block.iter_mut().enumerate() {
-                    *slot = (b * BLOCK + i) as u32;
-                }
-                for i in (1..len).rev() {
-                    let j = (mix(self.seed ^ SHUFFLE, (b * BLOCK + i) as u64) % (i as u64 + 1))
-                        as usize;
-                    self.block.swap(i, j);
-                }
+                self.block = self.shuffled_block(pos as usize / BLOCK);
             }
             self.block[pos as usize % BLOCK]
         } else {
@@ -844,8 +834,7 @@ impl SuiteWorld {
         if unit(h) < d.quality {
             return Some(right);
         }
-        let i = REMEDIES.iter().position(|&t| t == right).unwrap_or(0);
-        Some(REMEDIES[(i + 1 + (h >> 40) as usize % 2) % REMEDIES.len()])
+        Some(other_remedy(right, h))
     }
 
     /// v3: whether the last call crashed the agent's process; asking clears it. The world has
@@ -888,17 +877,19 @@ impl SuiteWorld {
         if self.config.kind != TaskKind::Records {
             return pos;
         }
-        let b = pos as usize / BLOCK;
+        self.shuffled_block(pos as usize / BLOCK)[pos as usize % BLOCK]
+    }
+
+    /// The items of block `b` in the order records deliver them (the slots past the last item
+    /// keep their own indices).
+    fn shuffled_block(&self, b: usize) -> [u32; BLOCK] {
         let len = (self.n as usize - b * BLOCK).min(BLOCK);
-        let mut block = [0u32; BLOCK];
-        for (i, slot) in block.iter_mut().enumerate() {
-            *slot = (b * BLOCK + i) as u32;
-        }
+        let mut block: [u32; BLOCK] = core::array::from_fn(|i| (b * BLOCK + i) as u32);
         for i in (1..len).rev() {
             let j = (mix(self.seed ^ SHUFFLE, (b * BLOCK + i) as u64) % (i as u64 + 1)) as usize;
             block.swap(i, j);
         }
-        block[pos as usize % BLOCK]
+        block
     }
 
     /// v3: the next delivery after a crash, at queue position `pos`.
@@ -1122,6 +1113,13 @@ fn set(set: &mut [u64], i: u32) {
     if let Some(w) = set.get_mut(i as usize / 64) {
         *w |= 1 << (i % 64);
     }
+}
+
+/// One of the two remedies other than `remedy`, chosen by bit 40 of `h`: what a drifted code
+/// needs, or what a wrong guess names.
+fn other_remedy(remedy: u16, h: u64) -> u16 {
+    let i = REMEDIES.iter().position(|&t| t == remedy).unwrap_or(0);
+    REMEDIES[(i + 1 + (h >> 40) as usize % 2) % REMEDIES.len()]
 }
 
 /// Text the suite writes itself: short by construction.
