@@ -15,7 +15,7 @@
 
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TaskKind, WAIT};
-use evoharness_core::obs::{Layout, Source};
+use evoharness_core::obs::{Layout, Source, hash01};
 use evoharness_core::{
     Action, Arg, Capacities, EventBuf, EventKind, HeapWorkspace, StepVerb, Template, Value,
     heapless,
@@ -334,8 +334,9 @@ impl Controller<SuiteWorld> for LeanHarness {
 /// - `note`: note a remedy that worked (`:no-note` does not; a remedy that failed is still
 ///   marked, which the back-off needs);
 /// - `commit`: keep Progress durable every `K` landings on average (`:commit-K`: a plan
-///   step at the start, then the landed item as its cursor when its id is a multiple of `K`),
-///   so that a crash rolls back to a recent point instead of the start.
+///   step at the start, then, when the hash of a landed id that the observation shows,
+///   [`hash01`], is below `1/K`, a `track` of the id and the id as the step's cursor), so that
+///   a crash rolls back to a recent point instead of the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TunedHarness {
     recall: bool,
@@ -675,29 +676,34 @@ impl TunedHarness {
                     },
                 ));
             }
-            // A landing whose id is a multiple of K (every K landings on average), once.
-            let cursor = |f: &str| {
-                let id = e.get(f).and_then(int)?;
-                let due = id.rem_euclid(i64::from(self.commit)) == 0;
-                let done = ws
-                    .progress()
-                    .active()
-                    .and_then(|s| steps.get(s))
-                    .and_then(|s| s.cursor.as_ref())
-                    .is_some_and(|c| *c == Value::Int(id));
-                (due && !done).then_some(())
-            };
+            // A landing whose id hashes below 1/K (every K landings on average): track the
+            // landed id, commit it as the cursor while that fact is fresh (staleness 0), then
+            // go on (staleness 1: the commit was the step since). The hash is the one the
+            // observation shows of the id (its field's `value_hash`), and the fact's
+            // `differs` and `staleness` say where the rule is, so a policy sees the whole
+            // cadence: whether the step's cursor equals the id, it could not.
             let landed_key = match class {
                 Ev::Landed => Some(view.world.config().kind.ok_key()),
                 Ev::Fixed => Some("fixed"),
                 _ => None,
             };
             if let Some(k) = landed_key
-                && cursor(k).is_some()
+                && let Some(f) = field(e, k)
                 && (class != Ev::Fixed || !self.note || noted(ws, e))
             {
-                let f = field(e, k).unwrap_or(0);
-                return Some(index(layout, Template::Cursor { field: f }));
+                let v = &e.fields[usize::from(f)].value;
+                let due = int(v).is_some() && hash01(v.fnv1a()) * f32::from(self.commit) < 1.0;
+                let fresh = ws
+                    .belief()
+                    .get(k)
+                    .filter(|(_, fact)| fact.value.same(v))
+                    .map(|(_, fact)| fact.staleness(ws.clock()) == 0);
+                match fresh {
+                    _ if !due => {}
+                    None => return Some(index(layout, Template::Track { field: f })),
+                    Some(true) => return Some(index(layout, Template::Cursor { field: f })),
+                    Some(false) => {}
+                }
             }
         }
         if !self.note && class == Ev::Fixed {

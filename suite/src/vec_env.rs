@@ -27,6 +27,8 @@
 //! agent's lifetime ends ([`VecEnv::set_lifetime`]).
 
 use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use evoharness_core::obs::Template;
@@ -72,6 +74,15 @@ pub enum Teacher {
     /// training organisations, that keeps the deployment's card in Belief without acting on
     /// it ([`TunedHarness::with_card`]), so that its imitator has the card at hand.
     FixedBest,
+    /// v3: in each environment, the setting of the tuned rule's knobs that earns the most in
+    /// its own organisation ([`tune::retune`](crate::tune::retune): every setting on episodes
+    /// of that organisation no evaluation uses), keeping the card like
+    /// [`Teacher::FixedBest`]. It reads no card: what it knows of a deployment it measured,
+    /// as reward. Imitated across many organisations it is policy improvement by search (the
+    /// best of the rule family per deployment, by return), distilled into one policy that
+    /// must find the setting from the card alone. The first request in an organisation
+    /// tunes it (about a hundredth of a second), later ones reuse that.
+    Retuned,
 }
 
 /// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
@@ -148,6 +159,8 @@ pub struct VecEnv<W = SuiteWorld> {
     /// v3 suite worlds: each environment's durable state, which a crash rolls its agent back
     /// to (empty for other worlds).
     durables: Vec<Durable>,
+    /// The [`Teacher::Retuned`] rule of each organisation asked for so far.
+    retuned: RefCell<HashMap<u64, TunedHarness>>,
 }
 
 fn check_groups(n: usize, group: usize) -> Result<()> {
@@ -215,7 +228,8 @@ impl VecEnv<SuiteWorld> {
     /// Writes, for every environment, the template `teacher` would choose in its current state
     /// (the one its last observation shows): labels for imitation, such as DAgger's on states
     /// a learning policy visits. Where the teacher's choice is not a legal template there (a
-    /// state only a learner's mistakes reach), [`NO_LABEL`]. Allocation-free.
+    /// state only a learner's mistakes reach), [`NO_LABEL`]. Allocation-free, but for
+    /// [`Teacher::Retuned`]'s first request in an organisation (which tunes it).
     ///
     /// The lean harness and the oracle decide from the state alone. The static harness works
     /// through an agenda that each event sets; each environment's copy of it moves on when the
@@ -237,6 +251,7 @@ impl VecEnv<SuiteWorld> {
                     .unwrap_or_default()
                     .with_card()
                     .decide(&view, &mut rng),
+                Teacher::Retuned => self.retuned(r.world())?.decide(&view, &mut rng),
             };
             out[i] = match d {
                 Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,
@@ -244,6 +259,19 @@ impl VecEnv<SuiteWorld> {
             };
         }
         Ok(())
+    }
+}
+
+impl VecEnv<SuiteWorld> {
+    /// The [`Teacher::Retuned`] rule of `world`'s organisation, tuned on first request.
+    fn retuned(&self, world: &SuiteWorld) -> Result<TunedHarness> {
+        let o = world.organisation();
+        if let Some(rule) = self.retuned.borrow().get(&o) {
+            return Ok(*rule);
+        }
+        let rule = crate::tune::retune(*world.config(), o, u64::MAX)?.with_card();
+        self.retuned.borrow_mut().insert(o, rule);
+        Ok(rule)
     }
 }
 
@@ -318,6 +346,7 @@ impl<W: World + 'static> VecEnv<W> {
             lifetime: 0,
             organisations: 0..0,
             durables: Vec::new(),
+            retuned: RefCell::default(),
         })
     }
 

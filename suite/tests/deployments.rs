@@ -410,3 +410,77 @@ fn a_training_environment_runs_each_deployment_as_evaluation_does() {
     let ok = episodes.iter().filter(|e| e.success).count();
     assert!(ok >= 7, "{episodes:?}");
 }
+
+#[test]
+fn the_commit_cadence_is_what_a_policy_sees() {
+    use evoharness_core::Template;
+    use evoharness_core::obs::hash01;
+    // `:commit-K` commits a landed id whose observed hash is below 1/K: a track of the id,
+    // then the cursor while that fact is fresh, and never a second cursor for the same id.
+    let world = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 3);
+    let task = *world.config();
+    let ctl = TunedHarness::parse("tuned:plain:commit-6").unwrap();
+    let mut agent = Agent::new(ctl, world, episode::agent_config(&task, 0)).unwrap();
+    let key = TaskKind::Migration.ok_key();
+    let (mut landed, mut committed) = (0, 0);
+    for seed in 0..4 {
+        agent.start_task(seed);
+        let mut cursors = Vec::new();
+        let mut last = None;
+        while let Some(r) = agent.step().unwrap() {
+            let t = r.template.and_then(|i| agent.layout().template(i));
+            if let Some(Template::Cursor { .. }) = t {
+                let e = agent.workspace().event().unwrap();
+                let id = e.get(key).or_else(|| e.get("fixed")).unwrap().clone();
+                assert!(hash01(id.fnv1a()) < 1.0 / 6.0, "{id:?}");
+                assert!(
+                    matches!(last, Some(Template::Track { .. })),
+                    "a track of the id first: {last:?}"
+                );
+                assert!(!cursors.contains(&id), "{id:?} committed twice");
+                cursors.push(id);
+                committed += 1;
+            }
+            if let Some(e) = agent.workspace().event()
+                && e.get(key).is_some()
+                && matches!(t, Some(Template::Act { .. }))
+            {
+                landed += 1;
+            }
+            last = t;
+        }
+    }
+    // About one landing in six, give or take.
+    assert!(
+        committed * 12 > landed && committed * 3 < landed,
+        "{committed} of {landed}"
+    );
+}
+
+#[test]
+fn the_retuned_teacher_is_each_organisations_own_setting() {
+    use evoharness_runtime::{Controller, rng::SplitMix64};
+    use evoharness_suite::{Teacher, VecEnv};
+    let task = TaskConfig::v3(TaskKind::Migration, 50);
+    let orgs = 100..104;
+    let mut v = VecEnv::new(task, 4, orgs.clone(), 3).unwrap();
+    let rules: Vec<TunedHarness> = orgs
+        .clone()
+        .map(|o| tune::retune(task, o, u64::MAX).unwrap().with_card())
+        .collect();
+    let mut b = v.buffers().unwrap();
+    let mut rng = SplitMix64(0);
+    for _ in 0..400 {
+        v.teacher_actions(Teacher::Retuned, &mut b.actions).unwrap();
+        for (i, rule) in rules.iter().enumerate() {
+            let mut rule = *rule;
+            let want = rule.decide(&v.env(i).unwrap().view(), &mut rng).unwrap();
+            assert_eq!(
+                want,
+                evoharness_runtime::Decision::Template(b.actions[i] as usize),
+                "env {i}"
+            );
+        }
+        v.step_into(&mut b).unwrap();
+    }
+}

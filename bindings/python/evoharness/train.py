@@ -2,7 +2,7 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
-    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best --out POLICY.onnx ...
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned --out POLICY.onnx ...
 
 ``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
 ``orchestration``; one kind of environment each) with one of the library's rule-based
@@ -66,8 +66,8 @@ def parser() -> argparse.ArgumentParser:
                          "organisation draws)")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
-                     "with --suite, the name of a library teacher (lean, oracle, static, static-lean, tuned "
-                     "or fixed-best)")
+                     "with --suite, the name of a library teacher (lean, oracle, static, static-lean, tuned, "
+                     "fixed-best or retuned)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
@@ -76,6 +76,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--smoke", action="store_true", help="a tiny run that checks the pipeline")
     ap.add_argument("--horizon", type=int, help="the step budget (default: the world's `budget`, else 100)")
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--unit-staleness", choices=("auto", "on", "off"), default="auto",
+                    help="scale Belief facts' staleness features inside the network so that "
+                         "one step is about one unit (the observation squashes them; rules that "
+                         "tell a fresh fact from a one-step-old one are then learnable): on, "
+                         "off, or auto (default: on for --suite with --scenario v3)")
     ap.add_argument("--init", type=pathlib.Path,
                     help="start from this policy's weights (one this trainer exported, of the "
                          "same --hidden); with --rounds 0, stage 2 starts from it directly")
@@ -190,7 +195,7 @@ def main(argv=None) -> int:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
-                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned|fixed-best); "
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
                 also = [int(h) for h in args.also_horizons.split(",") if h]
@@ -232,7 +237,10 @@ def run(args, source) -> int:
     log(event="start", world=world, source=args.teacher or str(args.demos),
         settings=settings, obs_len=lay["obs_len"], actions=lay["actions"], tools=tools,
         cpu=cpu(), args={k: str(v) for k, v in vars(args).items() if k != "argv"})
-    net = T.Net(lay["obs_len"], lay["actions"], args.hidden)
+    unit = args.unit_staleness == "on" or (
+        args.unit_staleness == "auto" and args.suite and args.scenario == "v3")
+    net = T.Net(lay["obs_len"], lay["actions"], args.hidden,
+                T.staleness_scale(lay) if unit else None)
     t0 = time.time()
     deadline1 = t0 + 60 * args.minutes * 0.5
     deadline2 = t0 + 60 * args.minutes

@@ -45,10 +45,16 @@ CHECK_SLACK = 0.002
 # --- The network and its export -------------------------------------------------------------
 
 class Net(nn.Module):
-    """An MLP with masked logits and a value head: the structured-v1 contract."""
+    """An MLP with masked logits and a value head: the structured-v1 contract.
 
-    def __init__(self, obs_len: int, actions: int, hidden: int):
+    ``scale`` (``obs_len`` floats, or ``None``) multiplies the observation before the first
+    layer, inside the exported graph (an initialiser named ``scale``): the same observation
+    in, a network that sees some features at another scale (:func:`staleness_scale`)."""
+
+    def __init__(self, obs_len: int, actions: int, hidden: int, scale=None):
         super().__init__()
+        self.register_buffer(
+            "scale", None if scale is None else torch.as_tensor(np.asarray(scale, np.float32)))
         self.body = nn.Sequential(
             nn.Linear(obs_len, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
         )
@@ -56,8 +62,37 @@ class Net(nn.Module):
         self.v = nn.Linear(hidden, 1)
 
     def forward(self, obs, mask):
+        if self.scale is not None:
+            obs = obs * self.scale
         h = self.body(obs)
         return self.pi(h) + (mask - 1.0) * 1e9, self.v(h)
+
+    def twin(self) -> "Net":
+        """A network of the same shape and scale with a copy of these weights."""
+        ref = Net(self.body[0].in_features, self.pi.out_features, self.pi.in_features,
+                  self.scale)
+        ref.load_state_dict(self.state_dict())
+        return ref
+
+
+def staleness_scale(lay: dict) -> np.ndarray:
+    """A :class:`Net` ``scale`` that multiplies every Belief fact's ``staleness`` feature by 32:
+    the observation writes staleness s as s / (s + 32), so a fact confirmed at the last step
+    (0) and one a step older (0.03) differ by a hair, and rules that tell them apart (the tuned
+    rule's recall: track the code, recall while it is fresh, guess once it is a step old) are
+    hard to imitate from it. Scaled, one step is about one unit. Every other feature as is."""
+    scale = np.ones(lay["obs_len"], np.float32)
+    for seg in lay["segments"]:
+        if seg["name"] != "facts":
+            continue
+        at = 0
+        for name, width in seg["features"]:
+            if name == "staleness":
+                break
+            at += width
+        for row in range(seg["rows"]):
+            scale[seg["offset"] + row * seg["width"] + at] = 32.0
+    return scale
 
 
 def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> None:
@@ -330,13 +365,19 @@ def track_key(action) -> str | None:
 
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
-    by one of the library's rule-based teachers (``lean``, ``oracle``, ``static`` or
-    ``tuned``, ``fixed-best``), in the suite's version ``scenario`` (``v1``, ``v2`` or ``v3``).
+    by one of the library's rule-based teachers (``lean``, ``oracle``, ``static``,
+    ``tuned``, ``fixed-best`` or ``retuned``), in the suite's version ``scenario`` (``v1``,
+    ``v2`` or ``v3``).
     Training and validation
     run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out evaluation
     uses others again (``evoharness eval``, ``examples/train``)."""
 
     ORGANISATIONS = {"train": range(0, 64), "valid": range(5_000, 5_016)}
+    #: v3: what a policy must learn is the mapping from a deployment's card to its behaviour,
+    #: so training sees many deployments: each environment set (:meth:`envs`) takes its own
+    #: window of these, moved on by its seed, and DAgger makes a new set every round
+    #: (``rotate``); validation runs each environment in an organisation of its own.
+    ORGANISATIONS_V3 = {"train": range(0, 2_000), "valid": range(5_000, 5_064)}
 
     def __init__(self, tasks, horizon: int, teacher: str = "lean", also_horizons=(),
                  scenario: str = "v1"):
@@ -370,6 +411,7 @@ class SuiteSource:
         # does it), in the same organisation, so no lifetime of ours; the warm-up still lets
         # the store work before the episode learned from.
         self.warmup = 3 if scenario in ("v2", "v3") else 0
+        self.rotate = scenario == "v3"
         self.lifetime = 12 if scenario == "v2" else 0
         if scenario != "v1":
             self.settings["scenario"] = scenario
@@ -380,7 +422,12 @@ class SuiteSource:
         from .vec_env import VecEnv
 
         task, _, h = kind.partition("@")
-        return VecEnv(task, int(h or self.horizon), n, self.ORGANISATIONS[split], seed, group,
+        orgs = (self.ORGANISATIONS_V3 if self.rotate else self.ORGANISATIONS)[split]
+        if self.rotate and split == "train" and len(orgs) > n:
+            # A window of n organisations (one per environment), moved on by the seed.
+            at = orgs.start + seed % (len(orgs) - n + 1)
+            orgs = range(at, at + n)
+        return VecEnv(task, int(h or self.horizon), n, orgs, seed, group,
                       scenario=self.scenario, lifetime=self.lifetime)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
@@ -543,11 +590,22 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     # rule no step to checkpoint into for the rest of the episode (no labels there at all).
     in_plan = skipping and getattr(source, "skip_in_plan_only", True)
     active = feature_offset(source.layout, "global", "has_active_step") if in_plan else 0
-    envs = [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k)
-            for k, kind in enumerate(source.kinds)]
+    rotate = bool(getattr(source, "rotate", False))
+
+    def make_envs(r: int):
+        # A source that rotates (v3) gets new environments, in other organisations, each round.
+        return [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k + (r * args.envs if rotate else 0))
+                for k, kind in enumerate(source.kinds)]
+
+    envs = make_envs(0)
     best = None
     try:
         for r in range(args.rounds):
+            if rotate and r > 0:
+                for env in envs:
+                    env.close()
+                envs = []
+                envs = make_envs(r)
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
             agree = seen = refused = skipped = alt_labelled = 0
             eps = []
@@ -729,8 +787,7 @@ def grpo(net, source, args, log, deadline: float, best, rng):
     its teacher drive each environment's first ``warmup`` episodes, so that the episode
     sampled and learned from is one of an agent whose store is at work. A deterministic
     teacher leaves a group's members in the same state, so they still share their episode."""
-    ref = Net(net.body[0].in_features, net.pi.out_features, net.pi.in_features)
-    ref.load_state_dict(net.state_dict())
+    ref = net.twin()
     ref.eval()
     opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
     G = args.group
@@ -913,8 +970,7 @@ def ppo(net, source, args, log, deadline: float, best, rng):
     A source with ``warmup`` > 0 (v2 suite tasks) has its teacher drive each agent's first
     ``warmup`` episodes (:func:`warm_up`, again after every new agent of a ``lifetime``);
     those steps are not learned from."""
-    ref = Net(net.body[0].in_features, net.pi.out_features, net.pi.in_features)
-    ref.load_state_dict(net.state_dict())
+    ref = net.twin()
     ref.eval()
     opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
     critic = Critic(source.layout["obs_len"], net.pi.in_features)

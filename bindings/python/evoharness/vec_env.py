@@ -16,7 +16,8 @@ TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 #: The suite's versions and the flag each adds to a task code (``EVOHARNESS_TASK_V2``).
 SCENARIOS = {"v1": 0, "v2": 0x100, "v3": 0x200}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
-TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4, "fixed-best": 5}
+TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4, "fixed-best": 5,
+            "retuned": 6}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
 NO_LABEL = -1
 
@@ -67,7 +68,10 @@ class VecEnv(Handle):
     renewed after its store lifetime, and its machine crashes back to its last commit; the
     first event carries the deployment's card). The ``fixed-best`` teacher is v3's best single
     rule, tuned on training organisations, keeping the deployment's card in Belief without
-    acting on it.
+    acting on it; the ``retuned`` teacher is, in each environment, the rule's setting that
+    earns the most in that environment's own organisation (tuned there on first request, on
+    episodes no evaluation uses), keeping the card the same way: it reads no card, it measured
+    the deployment as reward.
 
     ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
     environment's agent is replaced by one that knows nothing (an empty working set and
@@ -138,7 +142,7 @@ class VecEnv(Handle):
         return self.obs, self.mask, self.reward, self.done
 
     def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
-        """The template a rule-based teacher (``lean``, ``oracle``, ``static``, ``tuned`` or ``static-lean``) would choose
+        """The template a rule-based teacher (one of :data:`TEACHERS`) would choose
         now in every environment: labels for imitation learning, as int64, :data:`NO_LABEL`
         (-1) where the teacher has no legal action (a state only a learner's mistakes reach).
         The ``static`` harness works through an agenda; each environment's copy of it follows

@@ -734,3 +734,30 @@ def test_skip_label_leaves_the_policy_a_chance_of_leaving_a_track_out():
     # here, 1e-5 on the invoices world after full training).
     without, with_ = skip_probability(0.0), skip_probability(0.25)
     assert without < 0.1 and with_ > max(0.1, 2 * without)
+
+
+def test_v3_training_moves_through_many_deployments_and_sees_staleness_in_units(tmp_path):
+    """v3 training draws each round's environments from a window of the training deployments
+    moved on by the seed (the mapping from card to behaviour needs many), and its network
+    scales Belief facts' staleness so that a fresh fact and a one-step-old one differ by a
+    unit; the scale travels in the exported file and back into --init."""
+    src = training.SuiteSource(["migration"], 50, "retuned", scenario="v3")
+    a, b = src.envs("migration", 4, 0), src.envs("migration", 4, 4)
+    assert a.organisations == range(0, 4) and b.organisations == range(4, 8)
+    v = src.envs("migration", 4, 123, split="valid")
+    assert v.organisations == training.SuiteSource.ORGANISATIONS_V3["valid"]
+    for e in (a, b, v):
+        e.close()
+    scale = training.staleness_scale(src.layout)
+    at = training.feature_offset(src.layout, "facts", "staleness")  # its first row
+    facts = next(s for s in src.layout["segments"] if s["name"] == "facts")
+    assert scale[at] == 32.0 and scale[at + facts["width"]] == 32.0
+    assert int((scale != 1.0).sum()) == facts["rows"]
+    out = tmp_path / "v3.onnx"
+    assert train.main(["--suite", "migration", "--scenario", "v3", "--teacher", "retuned",
+                       "--out", str(out), "--smoke", "--quiet", "--horizon", "50"]) == 0
+    net = training.Net(src.layout["obs_len"], src.layout["actions"], 32, scale)  # --smoke: 32
+    training.load_weights(net, out)
+    assert np.array_equal(net.scale.numpy(), scale)
+    plain = training.Net(src.layout["obs_len"], src.layout["actions"], 128)
+    assert plain.scale is None and "scale" not in plain.state_dict()

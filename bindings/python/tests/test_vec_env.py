@@ -233,3 +233,19 @@ def test_v3_deployments_through_python_carry_their_card_and_the_fixed_best_rule_
     assert sum(e["harness_by_verb"]["commit"] for e in episodes) > 0
     assert sum(e["harness_by_verb"]["recall"] for e in episodes) == 0
     env.close()
+
+
+def test_v3_the_retuned_teacher_is_each_organisations_own_rule():
+    """The retuned teacher differs between deployments (it tunes each organisation on its own
+    episodes) and, in one organisation, is what the fixed-best teacher is where that setting
+    is the one tuning found; it succeeds as a teacher should."""
+    env = evoharness.VecEnv("migration", 60, 8, organisations=range(100, 108), seed=3, scenario="v3")
+    episodes, differ = [], 0
+    while len(episodes) < 24:
+        retuned = env.teacher_actions("retuned")
+        differ += int((retuned != env.teacher_actions("fixed-best")).sum())
+        _, _, _, done = env.step(retuned)
+        episodes += [env.last_episode(int(i)) for i in np.nonzero(done)[0]]
+    assert differ > 0, "some deployment's own setting is not the fixed-best one"
+    assert sum(e["success"] for e in episodes) >= 22, episodes
+    env.close()

@@ -127,6 +127,13 @@ enum evoharness_teacher
      * without acting on it, so that its imitator has the card at hand.
      */
     EVOHARNESS_TEACHER_FIXED_BEST = 5,
+    /**
+     * v3: in each environment, the setting of the tuned harness's knobs that earns the most
+     * in its own organisation (every setting tried on episodes of that organisation no
+     * evaluation uses; the first request in an organisation does it), keeping the card like
+     * `FixedBest`. It reads no card: what it knows of a deployment it measured as reward.
+     */
+    EVOHARNESS_TEACHER_RETUNED = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

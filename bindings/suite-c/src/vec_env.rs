@@ -255,6 +255,11 @@ pub enum evoharness_teacher {
     /// that keeps the deployment's card in Belief (a `track` of each field at the start)
     /// without acting on it, so that its imitator has the card at hand.
     FixedBest = 5,
+    /// v3: in each environment, the setting of the tuned harness's knobs that earns the most
+    /// in its own organisation (every setting tried on episodes of that organisation no
+    /// evaluation uses; the first request in an organisation does it), keeping the card like
+    /// `FixedBest`. It reads no card: what it knows of a deployment it measured as reward.
+    Retuned = 6,
 }
 
 /// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
@@ -729,10 +734,11 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             3 => Teacher::Tuned,
             4 => Teacher::StaticLean,
             5 => Teacher::FixedBest,
+            6 => Teacher::Retuned,
             t => {
                 return Err(Error::invalid(format!(
-                    "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean or \
-                     5 fixed-best"
+                    "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean, \
+                     5 fixed-best or 6 retuned"
                 )));
             }
         };
