@@ -108,6 +108,10 @@ def parser() -> argparse.ArgumentParser:
                     help="DAgger: at this share of the states where the teacher's label is a "
                          "harness action, also learn what --skip-harness would do instead, so "
                          "that imitation leaves RL a probability of leaving it out to explore")
+    ap.add_argument("--mistakes", type=int, default=0,
+                    help="DAgger: learn each state where the learner's own choice is not the "
+                         "teacher's this many more times (rare states it gets wrong weigh as "
+                         "much as common ones it has right)")
     ap.add_argument("--harness-cost", type=float, default=0.0,
                     help="GRPO, PPO: charge each harness action this much more in the return the "
                          "advantages compare (validation and model selection still use the "
@@ -176,6 +180,8 @@ def main(argv=None) -> int:
             raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
         if not 0.0 <= args.skip_label <= 1.0:
             raise ValueError(f"--skip-label is {args.skip_label}: a share from 0 to 1")
+        if args.mistakes < 0:
+            raise ValueError(f"--mistakes is {args.mistakes}: a count of at least 0")
         if not args.harness_cost >= 0.0:
             raise ValueError(f"--harness-cost is {args.harness_cost}: a cost of at least 0")
         if (args.skip_harness or args.skip_label) and not (args.suite or args.teacher):

@@ -580,10 +580,16 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     with a ``skip_labels`` choice is, with probability q, also learned with that choice as its
     label: imitation leaves the policy about q / (1 + q) of probability for leaving the
     harness action out, which RL can then try (from the imitation alone, 1e-5 on the invoices
-    world's tracks), and the choice it tries is the teacher's."""
+    world's tracks), and the choice it tries is the teacher's.
+
+    With ``args.mistakes`` = K > 0, each state where the learner's own greedy choice is not
+    the teacher's label is learned K more times: the rare states a learner gets wrong (after
+    a remedy failed, a lesson already noted) weigh as much as the common ones it has right,
+    and a deterministic policy that loops in one of them fails its whole episode."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     skip_p = float(getattr(args, "skip_harness", 0.0))
     alt_q = float(getattr(args, "skip_label", 0.0))
+    mistakes = int(getattr(args, "mistakes", 0))
     skipping = skip_p > 0 or alt_q > 0
     harness = harness_templates(source.layout) if skipping else None
     # Suite: only once a plan step is active; skipping the plan itself would leave the static
@@ -616,6 +622,11 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
                     refused += bad
                     ok = labels >= 0
                     buf.add(env.obs[ok], env.mask[ok], labels[ok])
+                    mine = greedy(net, env.obs, env.mask).astype(np.int64)
+                    if mistakes > 0:
+                        wrong = ok & (mine != labels)
+                        for _ in range(mistakes):
+                            buf.add(env.obs[wrong], env.mask[wrong], labels[wrong])
                     planned = env.obs[:, active] > 0 if in_plan else np.ones(env.n, bool)
                     if alt_q > 0:
                         alt = source.skip_labels(env).astype(np.int64)
@@ -623,7 +634,6 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
                                  & planned & (rng.random(env.n) < alt_q))
                         buf.add(env.obs[extra], env.mask[extra], alt[extra])
                         alt_labelled += int(extra.sum())
-                    mine = greedy(net, env.obs, env.mask).astype(np.int64)
                     agree += int((mine[ok] == labels[ok]).sum())
                     seen += int(ok.sum())
                     use_teacher = (rng.random(env.n) < beta) & ok

@@ -755,7 +755,14 @@ def test_v3_training_moves_through_many_deployments_and_sees_staleness_in_units(
     assert int((scale != 1.0).sum()) == facts["rows"]
     out = tmp_path / "v3.onnx"
     assert train.main(["--suite", "migration", "--scenario", "v3", "--teacher", "retuned",
-                       "--out", str(out), "--smoke", "--quiet", "--horizon", "50"]) == 0
+                       "--out", str(out), "--smoke", "--quiet", "--horizon", "50",
+                       "--mistakes", "2"]) == 0
+    # --mistakes: every state the learner got wrong is learned twice more.
+    first = [json.loads(x) for x in (tmp_path / "v3.train.jsonl").read_text().splitlines()
+             if '"stage": 1' in x][0]
+    labelled = 4 * 20  # smoke: 4 environments, 20 steps a round
+    wrong = round(labelled * (1 - first["agreement"]))
+    assert wrong > 0 and first["samples"] == labelled + 2 * wrong
     net = training.Net(src.layout["obs_len"], src.layout["actions"], 32, scale)  # --smoke: 32
     training.load_weights(net, out)
     assert np.array_equal(net.scale.numpy(), scale)

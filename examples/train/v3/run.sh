@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The v3 record (examples/train/README.md, "v3: one policy for every deployment"): imitation of
-# the fixed-best rule on migration at horizon 100, then branching rollouts from it, then the
-# held-out evaluation and its tables. Writes v3-sft.* (the imitation checkpoint), v3.* (the
+# the fixed-best rule on migration at horizon 100 (the imitation checkpoint), then, from it,
+# search and distil: DAgger towards each training deployment's own best setting of the rule
+# family, found by its reward (the retuned teacher), then the held-out evaluation and its
+# tables. Writes v3-sft.* (the imitation checkpoint), v3.* (the
 # policy after RL) and their .eval.json beside this script.
 #
 # The library and the tool are built without tract (the tool runs the policy on the ONNX
@@ -26,11 +28,11 @@ d=examples/train/v3
 if [ "${1:-}" != eval ]; then
   "$py" -m evoharness.train --suite migration --scenario v3 --teacher fixed-best \
     --out "$d/v3-sft.onnx" --horizon 100 --rounds 30 --round-steps 800 --envs 32 --rl-iters 0 \
-    --valid-episodes 32 --minutes 20
-  "$py" -m evoharness.train --suite migration --scenario v3 --teacher fixed-best \
-    --init "$d/v3-sft.onnx" --rounds 0 --out "$d/v3.onnx" --horizon 100 --rl rollouts \
-    --branches 4 --groups 64 --rl-states 256 --rl-iters 1000 --rl-lr 1e-4 --rl-epochs 1 \
-    --rl-batch 256 --kl 1.0 --valid-episodes 64 --minutes 12
+    --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 --minutes 30
+  "$py" -m evoharness.train --suite migration --scenario v3 --teacher retuned \
+    --init "$d/v3-sft.onnx" --out "$d/v3.onnx" --horizon 100 --rounds 40 --round-steps 800 \
+    --envs 32 --rl-iters 0 --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 \
+    --minutes 40
 fi
 "$py" "$d/evaluate.py" --policy "$d/v3-sft.onnx" --out "$d/v3-sft.eval.json" --ort-lib "$ort"
 "$py" "$d/evaluate.py" --policy "$d/v3.onnx" --sft "$d/v3-sft.onnx" --out "$d/v3.eval.json" --ort-lib "$ort"
