@@ -74,14 +74,14 @@ pub enum Teacher {
     /// training organisations, that keeps the deployment's card in Belief without acting on
     /// it ([`TunedHarness::with_card`]), so that its imitator has the card at hand.
     FixedBest,
-    /// v3: in each environment, the setting of the tuned rule's knobs that earns the most in
-    /// its own organisation ([`tune::retune`](crate::tune::retune): every setting on episodes
-    /// of that organisation no evaluation uses), keeping the card like
-    /// [`Teacher::FixedBest`]. It reads no card: what it knows of a deployment it measured,
-    /// as reward. Imitated across many organisations it is policy improvement by search (the
-    /// best of the rule family per deployment, by return), distilled into one policy that
-    /// must find the setting from the card alone. The first request in an organisation
-    /// tunes it (about a hundredth of a second), later ones reuse that.
+    /// v3: in each environment, the setting of [`SEARCH_SPACE`](crate::tune::SEARCH_SPACE)
+    /// that earns the most in its own organisation
+    /// ([`tune::retune_among`](crate::tune::retune_among), on episodes of that organisation no
+    /// evaluation uses), keeping the card like [`Teacher::FixedBest`]. It reads no card: what
+    /// it knows of a deployment it measured, as reward. Imitated across many organisations it
+    /// is policy improvement by search (the best behaviour per deployment, by return),
+    /// distilled into one policy that must find it from the card alone. The first request in
+    /// an organisation tunes it (a few milliseconds), later ones reuse that.
     Retuned,
 }
 
@@ -269,7 +269,11 @@ impl VecEnv<SuiteWorld> {
         if let Some(rule) = self.retuned.borrow().get(&o) {
             return Ok(*rule);
         }
-        let rule = crate::tune::retune(*world.config(), o, u64::MAX)?.with_card();
+        let space: Vec<TunedHarness> = crate::tune::SEARCH_SPACE
+            .iter()
+            .filter_map(|r| TunedHarness::parse(r))
+            .collect();
+        let rule = crate::tune::retune_among(*world.config(), o, u64::MAX, &space)?.with_card();
         self.retuned.borrow_mut().insert(o, rule);
         Ok(rule)
     }

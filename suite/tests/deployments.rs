@@ -341,6 +341,11 @@ fn tuning_finds_settings_that_differ_between_deployments_and_retuned_runs_per_or
             (mean - o.retuned.mean_reward).abs() < 1e-12,
             "{o:?}: {mean}"
         );
+        // Every setting's reward is listed, the retuned one's the highest.
+        assert_eq!((o.rewards.len(), r.rules.len()), (96, 96));
+        let at = r.rules.iter().position(|x| *x == o.retuned.rule).unwrap();
+        assert_eq!(o.rewards[at], o.retuned.mean_reward);
+        assert!(o.rewards.iter().all(|&x| x <= o.retuned.mean_reward));
     }
     let distinct: std::collections::BTreeSet<&str> = r
         .organisations
@@ -466,7 +471,16 @@ fn the_retuned_teacher_is_each_organisations_own_setting() {
     let mut v = VecEnv::new(task, 4, orgs.clone(), 3).unwrap();
     let rules: Vec<TunedHarness> = orgs
         .clone()
-        .map(|o| tune::retune(task, o, u64::MAX).unwrap().with_card())
+        .map(|o| {
+            let space: Vec<_> = tune::SEARCH_SPACE
+                .iter()
+                .map(|r| TunedHarness::parse(r).unwrap())
+                .collect();
+            assert_eq!(space.len(), 4, "every setting of the search space parses");
+            tune::retune_among(task, o, u64::MAX, &space)
+                .unwrap()
+                .with_card()
+        })
         .collect();
     let mut b = v.buffers().unwrap();
     let mut rng = SplitMix64(0);
