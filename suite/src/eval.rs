@@ -418,81 +418,86 @@ pub fn run(
         Some(path) => Some(SharedFile::create(path)?),
         None => None,
     };
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let work = || -> Result<()> {
-                    let taken = probe_slot.lock().ok().and_then(|mut p| p.take());
-                    let mut ctl = match taken {
-                        Some(c) => c,
-                        None => agent.build()?,
-                    };
-                    loop {
-                        let f = next.fetch_add(1, Ordering::Relaxed);
-                        if f >= organisations.len() as u64
-                            || first_error.lock().is_ok_and(|e| e.is_some())
-                        {
-                            return Ok(());
-                        }
-                        let organisation = spec.organisations.start + f;
-                        let first = spec.seeds.start + (f + norg - spec.seeds.start % norg) % norg;
-                        // A new organisation's agent starts without experience; v3: in the
-                        // organisation's deployment (its costs).
-                        let world = SuiteWorld::new(spec.task, organisation);
-                        let task = *world.config();
-                        if let AgentSpec::Retuned = agent {
-                            ctl = Box::new(crate::tune::retune(
-                                spec.task,
-                                organisation,
-                                spec.max_steps,
-                            )?);
-                        }
-                        let mut agent = Agent::new(ctl, world, agent_config(&task, first))?;
-                        // v2: and an empty experience store behind its working set.
-                        if let Some(store) = spec.task.store() {
-                            agent.set_experience_store(store);
-                        }
-                        if let Some(t) = &trace {
-                            agent.set_trace(TraceSink::Json(Box::new(t.clone())))?;
-                        }
-                        let mut mine = Vec::new();
-                        let mut mine_times = StepTimes::default();
-                        let mut s = first;
-                        let mut k = 0u64;
-                        while s < spec.seeds.end {
-                            // v3: after the deployment's store lifetime, a new agent that
-                            // knows nothing takes the old one's place.
-                            if let Some(life) = task.store_life()
-                                && k > 0
-                                && k.is_multiple_of(u64::from(life.max(1)))
-                            {
-                                agent.forget()?;
-                            }
-                            k += 1;
-                            let stats =
-                                episode::run(&mut agent, s, spec.max_steps, Some(&mut mine_times))?;
-                            mine.push((s, stats));
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                            s += norg;
-                        }
-                        agent.set_trace(TraceSink::Off)?;
-                        ctl = agent.into_parts().0;
-                        if let Ok(mut t) = times.lock() {
-                            t.merge(&mine_times);
-                        }
-                        if let Ok(mut r) = results.lock() {
-                            r.extend(mine);
-                        }
-                    }
-                };
-                if let Err(e) = work()
-                    && let Ok(mut slot) = first_error.lock()
+    let worker = || {
+        let work = || -> Result<()> {
+            let taken = probe_slot.lock().ok().and_then(|mut p| p.take());
+            let mut ctl = match taken {
+                Some(c) => c,
+                None => agent.build()?,
+            };
+            loop {
+                let f = next.fetch_add(1, Ordering::Relaxed);
+                if f >= organisations.len() as u64 || first_error.lock().is_ok_and(|e| e.is_some())
                 {
-                    slot.get_or_insert(e);
+                    return Ok(());
                 }
-            });
+                let organisation = spec.organisations.start + f;
+                let first = spec.seeds.start + (f + norg - spec.seeds.start % norg) % norg;
+                // A new organisation's agent starts without experience; v3: in the
+                // organisation's deployment (its costs).
+                let world = SuiteWorld::new(spec.task, organisation);
+                let task = *world.config();
+                if let AgentSpec::Retuned = agent {
+                    ctl = Box::new(crate::tune::retune(
+                        spec.task,
+                        organisation,
+                        spec.max_steps,
+                    )?);
+                }
+                let mut agent = Agent::new(ctl, world, agent_config(&task, first))?;
+                // v2: and an empty experience store behind its working set.
+                if let Some(store) = spec.task.store() {
+                    agent.set_experience_store(store);
+                }
+                if let Some(t) = &trace {
+                    agent.set_trace(TraceSink::Json(Box::new(t.clone())))?;
+                }
+                let mut mine = Vec::new();
+                let mut mine_times = StepTimes::default();
+                let mut s = first;
+                let mut k = 0u64;
+                while s < spec.seeds.end {
+                    // v3: after the deployment's store lifetime, a new agent that
+                    // knows nothing takes the old one's place.
+                    if let Some(life) = task.store_life()
+                        && k > 0
+                        && k.is_multiple_of(u64::from(life.max(1)))
+                    {
+                        agent.forget()?;
+                    }
+                    k += 1;
+                    let stats = episode::run(&mut agent, s, spec.max_steps, Some(&mut mine_times))?;
+                    mine.push((s, stats));
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                    s += norg;
+                }
+                agent.set_trace(TraceSink::Off)?;
+                ctl = agent.into_parts().0;
+                if let Ok(mut t) = times.lock() {
+                    t.merge(&mine_times);
+                }
+                if let Ok(mut r) = results.lock() {
+                    r.extend(mine);
+                }
+            }
+        };
+        if let Err(e) = work()
+            && let Ok(mut slot) = first_error.lock()
+        {
+            slot.get_or_insert(e);
         }
-    });
+    };
+    if threads == 1 {
+        // On the caller's thread: one worker needs no thread (and a host calling in from C,
+        // as the retuned teacher does, gets no thread handle made for it).
+        worker();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(worker);
+            }
+        });
+    }
     if let Some(e) = first_error.into_inner().ok().flatten() {
         return Err(e);
     }
