@@ -601,12 +601,7 @@ impl TunedHarness {
             && !known
             && let (Some(f), Some(c)) = (field(e, "code"), code)
         {
-            let age = ws
-                .belief()
-                .get("code")
-                .filter(|(_, fact)| fact.value.same(c))
-                .map(|(_, fact)| fact.staleness(ws.clock()));
-            match age {
+            match tracked_age(ws, "code", c) {
                 Some(0) => return index(layout, Template::Recall { field: f }),
                 Some(1) => {} // recalled, and nothing came: guess
                 _ => return index(layout, Template::Track { field: f }),
@@ -693,16 +688,11 @@ impl TunedHarness {
             {
                 let v = &e.fields[usize::from(f)].value;
                 let due = int(v).is_some() && hash01(v.fnv1a()) * f32::from(self.commit) < 1.0;
-                let fresh = ws
-                    .belief()
-                    .get(k)
-                    .filter(|(_, fact)| fact.value.same(v))
-                    .map(|(_, fact)| fact.staleness(ws.clock()) == 0);
-                match fresh {
+                match tracked_age(ws, k, v) {
                     _ if !due => {}
                     None => return Some(index(layout, Template::Track { field: f })),
-                    Some(true) => return Some(index(layout, Template::Cursor { field: f })),
-                    Some(false) => {}
+                    Some(0) => return Some(index(layout, Template::Cursor { field: f })),
+                    Some(_) => {}
                 }
             }
         }
@@ -711,6 +701,16 @@ impl TunedHarness {
         }
         None
     }
+}
+
+/// How many steps ago Belief's `key` was confirmed, if it holds `value`: the rules' two-step
+/// protocols (track, act while the fact is fresh at 0, go on once it is 1 step old) read it,
+/// as a policy reads the fact's `staleness` feature.
+fn tracked_age(ws: &HeapWorkspace, key: &str, value: &Value) -> Option<u32> {
+    ws.belief()
+        .get(key)
+        .filter(|(_, fact)| fact.value.same(value))
+        .map(|(_, fact)| fact.staleness(ws.clock()))
 }
 
 /// Whether the remedy that just fixed an item (the last world action) is what the lesson for

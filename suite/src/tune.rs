@@ -233,6 +233,14 @@ pub const SEARCH_SPACE: [&str; 4] = [
     "tuned:plain:no-note",
 ];
 
+/// [`SEARCH_SPACE`] as rules (every name in it parses: a test says so).
+pub fn search_space() -> Vec<TunedHarness> {
+    SEARCH_SPACE
+        .iter()
+        .filter_map(|r| TunedHarness::parse(r))
+        .collect()
+}
+
 /// The best of `rules` for `organisation` (the first of equals), as [`retune`] measures it.
 pub fn retune_among(
     task: TaskConfig,

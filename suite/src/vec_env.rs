@@ -269,10 +269,7 @@ impl VecEnv<SuiteWorld> {
         if let Some(rule) = self.retuned.borrow().get(&o) {
             return Ok(*rule);
         }
-        let space: Vec<TunedHarness> = crate::tune::SEARCH_SPACE
-            .iter()
-            .filter_map(|r| TunedHarness::parse(r))
-            .collect();
+        let space = crate::tune::search_space();
         let rule = crate::tune::retune_among(*world.config(), o, u64::MAX, &space)?.with_card();
         self.retuned.borrow_mut().insert(o, rule);
         Ok(rule)

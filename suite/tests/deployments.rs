@@ -469,14 +469,15 @@ fn the_retuned_teacher_is_each_organisations_own_setting() {
     let task = TaskConfig::v3(TaskKind::Migration, 50);
     let orgs = 100..104;
     let mut v = VecEnv::new(task, 4, orgs.clone(), 3).unwrap();
+    let space = tune::search_space();
+    assert_eq!(
+        space.len(),
+        tune::SEARCH_SPACE.len(),
+        "every setting of the search space parses"
+    );
     let rules: Vec<TunedHarness> = orgs
         .clone()
         .map(|o| {
-            let space: Vec<_> = tune::SEARCH_SPACE
-                .iter()
-                .map(|r| TunedHarness::parse(r).unwrap())
-                .collect();
-            assert_eq!(space.len(), 4, "every setting of the search space parses");
             tune::retune_among(task, o, u64::MAX, &space)
                 .unwrap()
                 .with_card()

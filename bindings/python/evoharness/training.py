@@ -82,16 +82,9 @@ def staleness_scale(lay: dict) -> np.ndarray:
     rule's recall: track the code, recall while it is fresh, guess once it is a step old) are
     hard to imitate from it. Scaled, one step is about one unit. Every other feature as is."""
     scale = np.ones(lay["obs_len"], np.float32)
-    for seg in lay["segments"]:
-        if seg["name"] != "facts":
-            continue
-        at = 0
-        for name, width in seg["features"]:
-            if name == "staleness":
-                break
-            at += width
-        for row in range(seg["rows"]):
-            scale[seg["offset"] + row * seg["width"] + at] = 32.0
+    facts = next(s for s in lay["segments"] if s["name"] == "facts")
+    first = feature_offset(lay, "facts", "staleness")  # in the first row
+    scale[first: facts["offset"] + facts["rows"] * facts["width"]: facts["width"]] = 32.0
     return scale
 
 
@@ -610,7 +603,7 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
             if rotate and r > 0:
                 for env in envs:
                     env.close()
-                envs = []
+                envs = []  # closed: the `finally` below must not close them again
                 envs = make_envs(r)
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
             agree = seen = refused = skipped = alt_labelled = 0
@@ -1106,7 +1099,7 @@ def template_kinds(lay: dict) -> np.ndarray:
 
 
 def feature_offset(lay: dict, segment: str, feature: str) -> int:
-    """Where one feature of a one-row segment of the observation starts (``lay["segments"]``)."""
+    """Where one feature of a segment of the observation starts, in its first row (``lay["segments"]``)."""
     for seg in lay["segments"]:
         if seg["name"] == segment:
             at = seg["offset"]
