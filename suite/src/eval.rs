@@ -7,7 +7,6 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -23,7 +22,12 @@ use crate::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
 /// A controller of suite agents, of any kind.
 pub type BoxedController = Box<dyn Controller<SuiteWorld> + Send>;
 
-/// Which agent to evaluate.
+/// How [`AgentSpec::Retuned`] tunes the rule of one organisation: `(task, organisation,
+/// max_steps)` to the setting to evaluate there.
+pub type Retune = fn(TaskConfig, u64, u64) -> Result<TunedHarness>;
+
+/// Which agent to evaluate. Parsed from its command-line name by its `FromStr`, which lives in
+/// [`tune`](crate::tune) because two names, `fixed-best` and `retuned`, are that module's.
 #[derive(Clone, Debug)]
 pub enum AgentSpec {
     /// [`AppendOnly`] with this window.
@@ -44,9 +48,10 @@ pub enum AgentSpec {
     /// A structured-v1 policy file made for the suite's [`CAPACITIES`], run greedily.
     Policy(PathBuf, PolicyBuilder),
     /// In each organisation, the [`TunedHarness`] setting retuned for it on episodes of its
-    /// own that the evaluation does not use ([`tune::retune`](crate::tune::retune)): what a
-    /// team that retunes its rule for every deployment ships (`retuned`).
-    Retuned,
+    /// own that the evaluation does not use, by this function (the suite's is
+    /// [`tune::retune`](crate::tune::retune)): what a team that retunes its rule for every
+    /// deployment ships (`retuned`).
+    Retuned(Retune),
 }
 
 impl AgentSpec {
@@ -73,7 +78,7 @@ impl AgentSpec {
             AgentSpec::Oracle => "oracle".into(),
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
-            AgentSpec::Retuned => "retuned".into(),
+            AgentSpec::Retuned(_) => "retuned".into(),
         }
     }
 
@@ -86,7 +91,7 @@ impl AgentSpec {
             AgentSpec::LeanHarness => Box::new(LeanHarness),
             AgentSpec::Tuned(t) => Box::new(*t),
             // Until an organisation is known: the v2 rule.
-            AgentSpec::Retuned => Box::new(TunedHarness::default()),
+            AgentSpec::Retuned(_) => Box::new(TunedHarness::default()),
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -103,46 +108,6 @@ impl AgentSpec {
                 }
                 // The policy itself: the controller a host's agent runs, greedy here.
                 Box::new(policy)
-            }
-        })
-    }
-}
-
-impl FromStr for AgentSpec {
-    type Err = String;
-
-    /// `append-only`, `append-only:W`, `static-harness`, `static-lean-harness`, `lean-harness`, `tuned` (or
-    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`, each with the v3 knobs and an
-    /// optional hint as [`TunedHarness::label`] writes them), `fixed-best` (the committed
-    /// [`FIXED_BEST`](crate::tune::FIXED_BEST) setting), `retuned`, `oracle`, `random` or
-    /// `policy:PATH` (loaded with the default [`PolicyBuilder`]).
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Ok(match s {
-            "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
-            "static-harness" => AgentSpec::StaticHarness,
-            "static-lean-harness" => AgentSpec::StaticLean,
-            "lean-harness" => AgentSpec::LeanHarness,
-            "oracle" => AgentSpec::Oracle,
-            "random" => AgentSpec::Random,
-            "retuned" => AgentSpec::Retuned,
-            "fixed-best" => AgentSpec::Tuned(
-                TunedHarness::parse(crate::tune::FIXED_BEST).ok_or("FIXED_BEST is a rule")?,
-            ),
-            _ => {
-                if let Some(t) = TunedHarness::parse(s) {
-                    AgentSpec::Tuned(t)
-                } else if let Some(w) = s.strip_prefix("append-only:") {
-                    let w = w.parse::<usize>().ok().filter(|&w| w >= 2).ok_or_else(|| {
-                        format!("append-only:W needs a window W of at least 2, not {w:?}")
-                    })?;
-                    AgentSpec::AppendOnly(w)
-                } else if let Some(p) = s.strip_prefix("policy:").filter(|p| !p.is_empty()) {
-                    AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
-                } else {
-                    return Err(format!(
-                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:guess-unknown|guess-first][:no-note][:commit-K][:card][:hint-usual|drift|unknown|all], fixed-best, retuned, oracle, random or policy:PATH"
-                    ));
-                }
             }
         })
     }
@@ -398,7 +363,7 @@ pub fn run(
     // Build one agent first, so that a bad policy file fails before any thread starts.
     let probe = agent.build()?;
     let name = match agent {
-        AgentSpec::Policy(..) | AgentSpec::Retuned => agent.name(),
+        AgentSpec::Policy(..) | AgentSpec::Retuned(_) => agent.name(),
         _ => probe.name(),
     };
     let mut probe = Some(probe);
@@ -437,12 +402,8 @@ pub fn run(
                 // organisation's deployment (its costs).
                 let world = SuiteWorld::new(spec.task, organisation);
                 let task = *world.config();
-                if let AgentSpec::Retuned = agent {
-                    ctl = Box::new(crate::tune::retune(
-                        spec.task,
-                        organisation,
-                        spec.max_steps,
-                    )?);
+                if let AgentSpec::Retuned(retune) = agent {
+                    ctl = Box::new(retune(spec.task, organisation, spec.max_steps)?);
                 }
                 let mut agent = Agent::new(ctl, world, agent_config(&task, first))?;
                 // v2: and an empty experience store behind its working set.

@@ -12,12 +12,14 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::PathBuf;
+use std::str::FromStr;
 
-use evoharness_runtime::Result;
+use evoharness_runtime::{PolicyBuilder, Result};
 use serde::Serialize;
 
 use crate::TaskConfig;
-use crate::baselines::TunedHarness;
+use crate::baselines::{AppendOnly, TunedHarness};
 use crate::eval::{self, AgentSpec, EvalSpec};
 use crate::world::SuiteWorld;
 
@@ -262,4 +264,44 @@ pub fn retune_among(
         }
     }
     Ok(best.1)
+}
+
+impl FromStr for AgentSpec {
+    type Err = String;
+
+    /// `append-only`, `append-only:W`, `static-harness`, `static-lean-harness`, `lean-harness`, `tuned` (or
+    /// `tuned:plain`, `tuned:recall`, `tuned:favourite`, each with the v3 knobs and an
+    /// optional hint as [`TunedHarness::label`] writes them), `fixed-best` (the committed
+    /// [`FIXED_BEST`] setting), `retuned`, `oracle`, `random` or
+    /// `policy:PATH` (loaded with the default [`PolicyBuilder`]).
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Ok(match s {
+            "append-only" => AgentSpec::AppendOnly(AppendOnly::DEFAULT_WINDOW),
+            "static-harness" => AgentSpec::StaticHarness,
+            "static-lean-harness" => AgentSpec::StaticLean,
+            "lean-harness" => AgentSpec::LeanHarness,
+            "oracle" => AgentSpec::Oracle,
+            "random" => AgentSpec::Random,
+            "retuned" => AgentSpec::Retuned(retune),
+            "fixed-best" => {
+                AgentSpec::Tuned(TunedHarness::parse(FIXED_BEST).ok_or("FIXED_BEST is a rule")?)
+            }
+            _ => {
+                if let Some(t) = TunedHarness::parse(s) {
+                    AgentSpec::Tuned(t)
+                } else if let Some(w) = s.strip_prefix("append-only:") {
+                    let w = w.parse::<usize>().ok().filter(|&w| w >= 2).ok_or_else(|| {
+                        format!("append-only:W needs a window W of at least 2, not {w:?}")
+                    })?;
+                    AgentSpec::AppendOnly(w)
+                } else if let Some(p) = s.strip_prefix("policy:").filter(|p| !p.is_empty()) {
+                    AgentSpec::Policy(PathBuf::from(p), PolicyBuilder::new())
+                } else {
+                    return Err(format!(
+                        "unknown agent {s:?}: expected append-only[:W], static-harness, static-lean-harness, lean-harness, tuned[:plain|recall|favourite][:guess-unknown|guess-first][:no-note][:commit-K][:card][:hint-usual|drift|unknown|all], fixed-best, retuned, oracle, random or policy:PATH"
+                    ));
+                }
+            }
+        })
+    }
 }

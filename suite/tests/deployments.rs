@@ -362,7 +362,7 @@ fn tuning_finds_settings_that_differ_between_deployments_and_retuned_runs_per_or
         threads: 1,
         ..EvalSpec::new(TaskConfig::v3(TaskKind::Migration, 50), 0..4)
     };
-    let (report, eps) = eval::run(&small, &AgentSpec::Retuned, &|_, _| {}).unwrap();
+    let (report, eps) = eval::run(&small, &AgentSpec::Retuned(tune::retune), &|_, _| {}).unwrap();
     assert_eq!((report.agent.as_str(), eps.len()), ("retuned", 4));
     let rule = tune::retune(TaskConfig::v3(TaskKind::Migration, 50), 0, u64::MAX).unwrap();
     assert!(TunedHarness::knobs().contains(&rule));
