@@ -3,23 +3,23 @@
 //! An episode is a task of an [`Agent`] over a [`SuiteWorld`] (or any [`World`]):
 //! [`Agent::start_task`] with a seed, then steps until the agent finishes, its budget is spent
 //! (the episode counts as unfinished), or a step limit. [`Score`] turns each step's [`StepReport`] into the episode's
-//! [`EpisodeStats`] and [`reward`]; [`run`] plays a whole episode with the agent's own
+//! [`EpisodeStats`] and [`reward`](crate::reward); [`run`] plays a whole episode with the agent's own
 //! controller, and [`VecEnv`](crate::VecEnv) steps agents with decisions from a learner. Both
 //! use the agent's one step path.
 //!
 //! The agent's workspace persists between episodes with Belief and Progress cleared and
 //! Experience kept, so lessons carry over within an organisation.
 
-use std::any::Any;
 use std::time::Instant;
 
-use evoharness_core::{Action, ApplyError, HeapWorkspace, Verb};
+use evoharness_core::{ApplyError, HeapWorkspace, Verb};
 use evoharness_runtime::{
     Agent, AgentConfig, Controller, Error, ErrorKind, Result, Selection, StepReport, World,
 };
 
+use crate::stats::{Account, Score};
 use crate::world::SuiteWorld;
-use crate::{EpisodeStats, TaskConfig, Violations, harness_index, reward};
+use crate::{EpisodeStats, TaskConfig};
 
 /// The agent configuration a suite task needs: its budget and costs, greedy choices, `seed`.
 pub fn agent_config(task: &TaskConfig, seed: u64) -> AgentConfig {
@@ -31,28 +31,9 @@ pub fn agent_config(task: &TaskConfig, seed: u64) -> AgentConfig {
     }
 }
 
-/// One episode's stats, kept up to date step by step.
-///
-/// Works for any world: a [`SuiteWorld`] gives its items, landings and violations by kind; any
-/// other world its judge's verdict ([`World::judge`]: success, and its violation count as
-/// [`Violations::other`](crate::Violations::other)), with no items.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Score {
-    stats: EpisodeStats,
-    budget: u32,
-    closed: bool,
-}
-
-/// The world as a suite world, if it is one.
-fn suite_world<W: World + 'static>(w: &W) -> Option<&SuiteWorld> {
-    (w as &dyn Any).downcast_ref::<SuiteWorld>()
-}
-
 /// The world as a suite world of a deployment that crashes (v3), if it is one.
-fn crashing_world<W: World + 'static>(w: &mut W) -> Option<&mut SuiteWorld> {
-    (w as &mut dyn Any)
-        .downcast_mut::<SuiteWorld>()
-        .filter(|w| w.config().deployment.is_some())
+fn crashing_world(w: &mut SuiteWorld) -> Option<&mut SuiteWorld> {
+    Some(w).filter(|w| w.config().deployment.is_some())
 }
 
 /// What an agent of a v3 deployment restarts from when its machine crashes: a copy of its
@@ -71,7 +52,7 @@ impl Durable {
     /// A durable copy for `agent`'s workspace, taken now.
     pub fn new<W, C>(agent: &Agent<W, C>) -> Result<Self>
     where
-        W: World + 'static,
+        W: World,
         C: Controller<W>,
     {
         let ws = agent.workspace();
@@ -88,7 +69,7 @@ impl Durable {
     /// what a crash before its first commit goes back to.
     pub fn begin<W, C>(&mut self, agent: &Agent<W, C>) -> Result<()>
     where
-        W: World + 'static,
+        W: World,
         C: Controller<W>,
     {
         self.crashes = 0;
@@ -102,10 +83,9 @@ impl Durable {
     /// ([`SuiteWorld::take_crash`]) rolls the agent back to the durable copy while the world
     /// keeps what it did ([`Agent::restart`] with [`SuiteWorld::restart`]'s notice). Returns
     /// whether the agent crashed.
-    pub fn step<W, C>(&mut self, agent: &mut Agent<W, C>, report: &StepReport) -> Result<bool>
+    pub fn step<C>(&mut self, agent: &mut Agent<SuiteWorld, C>, report: &StepReport) -> Result<bool>
     where
-        W: World + 'static,
-        C: Controller<W>,
+        C: Controller<SuiteWorld>,
     {
         let over = agent.is_over();
         let Some(world) = crashing_world(agent.world_mut()) else {
@@ -142,103 +122,41 @@ impl Durable {
     }
 }
 
-impl Score {
-    /// A score for the episode `agent` has just started.
-    pub fn begin<W, C>(agent: &Agent<W, C>) -> Self
-    where
-        W: World + 'static,
-        C: Controller<W>,
-    {
-        Self {
-            stats: EpisodeStats {
-                items: suite_world(agent.world()).map_or(0, SuiteWorld::items),
-                ..EpisodeStats::default()
-            },
-            budget: agent.config().budget,
-            closed: false,
-        }
+/// The suite's worlds' [`Account`]: their items, landings and violations by kind.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SuiteAccount;
+
+impl Account<SuiteWorld> for SuiteAccount {
+    fn items(&self, world: &SuiteWorld) -> u32 {
+        world.items()
     }
 
-    /// Counts one step the agent took; returns its reward ([`reward::step`]), which on the
-    /// step that ends the episode includes the final one (then the stats are final).
-    pub fn step<W, C>(&mut self, agent: &Agent<W, C>, report: &StepReport) -> f64
-    where
-        W: World + 'static,
-        C: Controller<W>,
-    {
-        let s = &mut self.stats;
-        s.steps += 1;
-        if let Some(i) = harness_index(report.action.verb()) {
-            s.harness[i] += 1;
-        } else if matches!(report.action, Action::Act { .. }) {
-            s.world_actions += 1;
-        }
-        s.cost = agent.workspace().spent();
-        let over = agent.is_over();
-        if over {
-            self.close(agent);
-        }
-        let r = reward::step(report.cost, self.budget, over.then_some(&self.stats));
-        self.stats.reward += r;
-        r
-    }
-
-    /// Ends the episode where it stands (a step limit, or no legal action): the stats become
-    /// final. Does nothing if it has ended already. A world that fails to judge
-    /// ([`World::take_failure`]) keeps its failure for the caller to take; the episode then
-    /// counts as failed.
-    pub fn close<W, C>(&mut self, agent: &Agent<W, C>)
-    where
-        W: World + 'static,
-        C: Controller<W>,
-    {
-        if self.closed {
-            return;
-        }
-        self.closed = true;
-        let world = agent.world();
-        let s = &mut self.stats;
-        s.finished = agent.workspace().finished();
-        if let Some(w) = suite_world(world) {
-            s.violations = w.violations();
-            s.success = w.judge(s.finished);
-            s.landed = w.landed_count();
-        } else {
-            let v = world.judge(s.finished).unwrap_or_default();
-            s.success = v.success;
-            s.violations = Violations {
-                other: v.violations,
-                ..Violations::default()
-            };
-        }
-    }
-
-    /// The stats so far; final once the episode has ended.
-    pub fn stats(&self) -> &EpisodeStats {
-        &self.stats
+    fn judge(&self, world: &SuiteWorld, stats: &mut EpisodeStats) {
+        stats.violations = world.violations();
+        stats.success = world.judge(stats.finished);
+        stats.landed = world.landed_count();
     }
 }
 
 /// Plays one episode with seed `seed` and the agent's own controller, at most `max_steps`
 /// steps, timing each step into `times` if given. Experience from earlier episodes is kept.
 /// A world that fails ([`World::take_failure`]) ends it with its error.
-pub fn run<W, C>(
-    agent: &mut Agent<W, C>,
+pub fn run<C>(
+    agent: &mut Agent<SuiteWorld, C>,
     seed: u64,
     max_steps: u64,
     mut times: Option<&mut StepTimes>,
 ) -> Result<EpisodeStats>
 where
-    W: World + 'static,
-    C: Controller<W>,
+    C: Controller<SuiteWorld>,
 {
     agent.start_task(seed);
-    let mut score = Score::begin(agent);
+    let mut score = Score::begin(agent, &SuiteAccount);
     let mut durable = match crashing_world(agent.world_mut()) {
         Some(_) => Some(Durable::new(agent)?),
         None => None,
     };
-    while score.stats.steps < max_steps && !agent.is_over() {
+    while score.stats().steps < max_steps && !agent.is_over() {
         let t0 = times.is_some().then(Instant::now);
         let report = match agent.step() {
             Ok(Some(report)) => report,
@@ -251,16 +169,16 @@ where
         if let (Some(t), Some(t0)) = (times.as_deref_mut(), t0) {
             t.record(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
         }
-        score.step(agent, &report);
+        score.step(agent, &report, &SuiteAccount);
         if let Some(d) = durable.as_mut() {
             d.step(agent, &report)?;
         }
     }
-    score.close(agent);
+    score.close(agent, &SuiteAccount);
     if let Some(e) = agent.world().take_failure() {
         return Err(e);
     }
-    Ok(score.stats)
+    Ok(*score.stats())
 }
 
 /// Whether `e` is the workspace refusing an action for costing more than the budget has left.

@@ -137,18 +137,20 @@ pub mod eval;
 pub mod intent;
 pub mod reward;
 mod stats;
+pub mod suite_env;
 mod task;
 pub mod tune;
 pub mod vec_env;
 pub mod world;
 
 pub use intent::Intent;
-pub use stats::{EpisodeStats, HARNESS_VERBS, Violations, harness_index};
+pub use stats::{Account, EpisodeStats, HARNESS_VERBS, Score, Violations, harness_index};
+pub use suite_env::{NO_LABEL, SuiteHooks, SuiteVecEnv, Teacher};
 pub use task::{
     CAPACITIES, CODES_MAX, Deployment, FETCH, Faults, MachineTier, ModelTier, PUT, PUT_ALT,
     REMEDIES, SPECIAL, STORE_BUDGET, Scenario, TOOLS, TaskConfig, TaskKind, WAIT,
 };
-pub use vec_env::{Buffers, Teacher, VecEnv, WorldsConfig};
+pub use vec_env::{Buffers, Hooks, VecEnv, WorldsConfig};
 pub use world::SuiteWorld;
 
 pub(crate) use evoharness_runtime::rng::mix;

@@ -343,7 +343,7 @@ pub struct Deployment {
     pub machines: MachineTier,
     /// The chance that the agent's process crashes after a world call (hidden). A crash rolls
     /// the agent back to its last durable state (its last `commit`) while the world keeps what
-    /// was done ([`SuiteWorld`] docs).
+    /// was done ([`SuiteWorld`](crate::SuiteWorld) docs).
     pub crash: f64,
 }
 

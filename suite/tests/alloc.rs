@@ -11,7 +11,7 @@ use counting::{Counting, allocs};
 use evoharness_runtime::{Agent, Controller};
 use evoharness_suite::baselines::{LeanHarness, Oracle, RandomAgent, StaticHarness};
 use evoharness_suite::episode::{self, agent_config};
-use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind, VecEnv};
+use evoharness_suite::{SuiteVecEnv, SuiteWorld, TaskConfig, TaskKind, VecEnv};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -41,7 +41,7 @@ fn a_vec_env_step_allocates_nothing() {
         let mut v = VecEnv::new(TaskConfig::new(kind, 60), n, 0..3, 1).unwrap();
         let al = v.actions();
         let mut b = v.buffers().unwrap();
-        let mut step = |s: usize, v: &mut VecEnv| -> u64 {
+        let mut step = |s: usize, v: &mut SuiteVecEnv| -> u64 {
             for i in 0..n {
                 b.actions[i] = pick(&b.mask[i * al..(i + 1) * al], s + i);
             }

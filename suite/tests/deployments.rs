@@ -240,9 +240,9 @@ fn crashes_roll_the_agent_back_and_commits_make_them_cheap() {
                 agent.start_task(seed);
                 let mut durable = episode::Durable::new(&agent).unwrap();
                 durable.begin(&agent).unwrap();
-                let mut score = episode::Score::begin(&agent);
+                let mut score = evoharness_suite::Score::begin(&agent, &episode::SuiteAccount);
                 while let Some(r) = agent.step().unwrap() {
-                    score.step(&agent, &r);
+                    score.step(&agent, &r, &episode::SuiteAccount);
                     if durable.step(&mut agent, &r).unwrap() {
                         // Rolled back: nothing tracked since the last commit is left.
                         assert_eq!(
@@ -252,7 +252,7 @@ fn crashes_roll_the_agent_back_and_commits_make_them_cheap() {
                         assert!(agent.workspace().last_act().is_none());
                     }
                 }
-                score.close(&agent);
+                score.close(&agent, &episode::SuiteAccount);
                 let s = score.stats();
                 // Nothing is landed twice or wrongly after a roll-back; without commits the
                 // reading again may spend the whole budget (then items are left).
@@ -398,7 +398,7 @@ fn a_training_environment_runs_each_deployment_as_evaluation_does() {
     for _ in 0..6_000 {
         v.teacher_actions(Teacher::FixedBest, &mut b.actions)
             .unwrap();
-        assert!(!b.actions.contains(&evoharness_suite::vec_env::NO_LABEL));
+        assert!(!b.actions.contains(&evoharness_suite::NO_LABEL));
         v.step_into(&mut b).unwrap();
         for i in 0..8 {
             let e = v.env(i).unwrap().workspace().event().unwrap();

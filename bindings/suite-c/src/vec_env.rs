@@ -17,7 +17,7 @@ use evoharness::{
 use evoharness_core::Costs;
 use evoharness_core::{StepVerb, Value};
 use evoharness_runtime::World;
-use suite::{CAPACITIES, EpisodeStats, Intent, Teacher, VecEnv, WorldsConfig};
+use suite::{CAPACITIES, EpisodeStats, Intent, SuiteVecEnv, Teacher, VecEnv, WorldsConfig};
 
 use crate::task::task_config;
 
@@ -25,7 +25,7 @@ use crate::task::task_config;
 #[doc(hidden)]
 pub enum AnyVecEnv {
     /// Made by `evoharness_vec_env_new` or `_new_grouped`.
-    Suite(VecEnv),
+    Suite(SuiteVecEnv),
     /// Made by `evoharness_vec_env_new_worlds`.
     Worlds(VecEnv<WorldBox>),
 }
