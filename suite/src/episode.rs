@@ -17,7 +17,7 @@ use evoharness_runtime::{
     Agent, AgentConfig, Controller, Error, ErrorKind, Result, Selection, StepReport, World,
 };
 
-use crate::stats::{Account, Score};
+use crate::score::{Account, Score};
 use crate::world::SuiteWorld;
 use crate::{EpisodeStats, TaskConfig};
 

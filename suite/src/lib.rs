@@ -118,6 +118,7 @@
 //! | --- | --- |
 //! | `task` (re-exported here) | [`TaskConfig`]: the family, scenario and deployment of a task, and the constants every family shares |
 //! | `stats` (re-exported here) | [`EpisodeStats`] and [`Violations`]: what one episode did |
+//! | `score` (re-exported here) | [`Score`]: an episode's stats kept step by step, for any world through an [`Account`] of it |
 //! | [`reward`] | the learning signal |
 //! | [`world`] | [`SuiteWorld`], the simulator of all three families (a runtime [`World`]) |
 //! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
@@ -136,6 +137,7 @@ pub mod episode;
 pub mod eval;
 pub mod intent;
 pub mod reward;
+mod score;
 mod stats;
 pub mod suite_env;
 mod task;
@@ -144,7 +146,8 @@ pub mod vec_env;
 pub mod world;
 
 pub use intent::Intent;
-pub use stats::{Account, EpisodeStats, HARNESS_VERBS, Score, Violations, harness_index};
+pub use score::{Account, Score};
+pub use stats::{EpisodeStats, HARNESS_VERBS, Violations, harness_index};
 pub use suite_env::{NO_LABEL, SuiteHooks, SuiteVecEnv, Teacher};
 pub use task::{
     CAPACITIES, CODES_MAX, Deployment, FETCH, Faults, MachineTier, ModelTier, PUT, PUT_ALT,

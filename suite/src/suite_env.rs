@@ -12,9 +12,10 @@ use evoharness_core::Template;
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Result, StepReport};
 
+use crate::EpisodeStats;
 use crate::baselines::{LeanHarness, Oracle, StaticHarness, TunedHarness};
 use crate::episode::{Durable, SuiteAccount, agent_config};
-use crate::stats::{Account, EpisodeStats};
+use crate::score::Account;
 use crate::tune;
 use crate::vec_env::{Env, Hooks, VecEnv, check_groups};
 use crate::world::SuiteWorld;
@@ -1124,6 +1125,24 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::World);
         assert!(e.to_string().contains("environment 1: audit broke"), "{e}");
+        // The masks a step checks against and hands out follow the states the failed step
+        // left, in the environment that stepped and in the one that failed.
+        v.observe(&mut obs, &mut mask).unwrap();
+        for i in 0..2 {
+            let r = v.env(i).unwrap();
+            let mut want = vec![0; al];
+            r.layout().mask(r.workspace(), &mut want).unwrap();
+            assert_eq!(mask[i * al..(i + 1) * al], want[..], "environment {i}");
+        }
+        let illegal = (0..al).find(|&t| mask[t] == 0).unwrap() as u32;
+        let legal = (0..al).find(|&t| mask[al + t] == 1).unwrap() as u32;
+        let before = (v.current_episode(0).copied(), v.current_episode(1).copied());
+        let e = v
+            .step(&[illegal, legal], &mut obs, &mut mask, &mut rew, &mut done)
+            .unwrap_err();
+        assert!(e.to_string().contains("environment 0"), "{e}");
+        let after = (v.current_episode(0).copied(), v.current_episode(1).copied());
+        assert_eq!(before, after, "a refused action changes nothing");
         // The world's tool count must be the capacities'.
         let wrong = WorldsConfig::new(4, 60);
         let e = VecEnv::from_worlds(vec![Ledger::new()], wrong)

@@ -38,8 +38,9 @@ use evoharness_runtime::{
 };
 
 use crate::CAPACITIES;
+use crate::EpisodeStats;
 use crate::intent::{self, Intent};
-use crate::stats::{Account, EpisodeStats, Score};
+use crate::score::{Account, Score};
 
 /// One environment of a [`VecEnv`].
 pub type Env<W> = Agent<W, External>;
@@ -158,6 +159,12 @@ pub struct VecEnv<W, H = ()> {
     agents: Vec<Env<W>>,
     /// What the task adds ([`Hooks`]).
     hooks: H,
+    /// Each environment's mask as of its current state (`actions` bytes each): what a step
+    /// checks its actions against, and what [`VecEnv::observe`] hands out.
+    legal: Vec<u8>,
+    /// Set while a step is under way: a step that stopped with an error may have left some
+    /// of `legal` behind its environments' states.
+    stale: bool,
     scores: Vec<Score>,
     episodes: Vec<u64>,
     last: Vec<Option<EpisodeStats>>,
@@ -245,9 +252,11 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
             hooks.begin(i, a)?;
         }
         let layout = *agents[0].layout();
-        Ok(Self {
+        let mut v = Self {
             agents,
             hooks,
+            legal: vec![0; n * layout.actions()],
+            stale: false,
             scores,
             episodes: vec![0; n],
             last: vec![None; n],
@@ -256,7 +265,21 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
             obs_len: layout.obs_len(),
             actions: layout.actions(),
             lifetime: 0,
-        })
+        };
+        for i in 0..n {
+            v.refresh(i)?;
+        }
+        Ok(v)
+    }
+
+    /// Works out environment `i`'s mask after its state changed.
+    fn refresh(&mut self, i: usize) -> Result<()> {
+        let a = self.actions;
+        let r = &self.agents[i];
+        r.layout()
+            .mask(r.workspace(), &mut self.legal[i * a..(i + 1) * a])
+            .map(|_| ())
+            .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))
     }
 
     /// The task's hooks ([`Hooks`]).
@@ -361,6 +384,15 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     /// workspace and store), and the error says so. Either way every environment is still
     /// there, in its place. Allocates.
     pub fn copy_env(&mut self, src: usize, dst: usize) -> Result<()> {
+        let result = self.copy_agent(src, dst);
+        // Whatever `dst` became (a copy, itself again, or a new agent), its mask follows.
+        if dst < self.agents.len() {
+            self.refresh(dst)?;
+        }
+        result
+    }
+
+    fn copy_agent(&mut self, src: usize, dst: usize) -> Result<()> {
         let n = self.agents.len();
         if src >= n || dst >= n {
             return Err(Error::new(
@@ -424,6 +456,8 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
                                 self.episodes.remove(dst);
                                 self.last.remove(dst);
                                 self.hooks.removed(dst);
+                                let a = self.actions;
+                                self.legal.drain(dst * a..(dst + 1) * a);
                                 return Err(Error::new(
                                     e.kind(),
                                     format!("copy_env: environment {dst} is gone: {e}"),
@@ -530,8 +564,17 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
         self.check_len("obs", obs, self.obs_len)?;
         self.check_len("mask", mask, self.actions)?;
+        let al = self.actions;
         for (i, r) in self.agents.iter().enumerate() {
-            write(r, i, self.obs_len, self.actions, obs, mask)?;
+            let m = &mut mask[i * al..(i + 1) * al];
+            if self.stale {
+                r.layout().mask(r.workspace(), m).map_err(|e| {
+                    Error::new(ErrorKind::Workspace, format!("environment {i}: {e}"))
+                })?;
+            } else {
+                m.copy_from_slice(&self.legal[i * al..(i + 1) * al]);
+            }
+            encode(r, i, self.obs_len, obs)?;
         }
         Ok(())
     }
@@ -556,14 +599,32 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         self.check_len("mask", mask, self.actions)?;
         self.check_len("reward", reward, 1)?;
         self.check_len("done", done, 1)?;
-        for (i, (r, &a)) in self.agents.iter().zip(actions).enumerate() {
-            r.check(&Decision::Template(a as usize)).map_err(|e| {
-                Error::new(
-                    ErrorKind::Config,
-                    format!("environment {i}: {}", e.message()),
-                )
-            })?;
+        // The masks say what is legal (exactly what `check` would say: core tests the mask
+        // against resolving and checking every template), so only a refused action is
+        // resolved again, for its reason.
+        let al = self.actions;
+        if self.stale {
+            for i in 0..self.agents.len() {
+                self.refresh(i)?;
+            }
+            self.stale = false;
         }
+        for (i, (r, &a)) in self.agents.iter().zip(actions).enumerate() {
+            let a = a as usize;
+            if a < al && self.legal[i * al + a] == 1 {
+                continue;
+            }
+            let d = Decision::Template(a);
+            let why = match r.check(&d) {
+                Err(e) => e.message().to_string(),
+                Ok(()) => format!("template {a} is masked out"),
+            };
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("environment {i}: {why}"),
+            ));
+        }
+        self.stale = true;
         let groups = (self.agents.len() / self.group) as u64;
         let env_error = |i: usize, e: Error| Error::new(e.kind(), format!("environment {i}: {e}"));
         for (i, (r, score)) in self.agents.iter_mut().zip(&mut self.scores).enumerate() {
@@ -608,27 +669,22 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
                 *score = Score::begin(r, &self.hooks);
                 self.hooks.begin(i, r).map_err(|e| env_error(i, e))?;
             }
-            write(r, i, self.obs_len, self.actions, obs, mask)?;
+            let m = &mut self.legal[i * al..(i + 1) * al];
+            r.layout()
+                .mask(r.workspace(), m)
+                .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))?;
+            mask[i * al..(i + 1) * al].copy_from_slice(m);
+            encode(r, i, self.obs_len, obs)?;
         }
+        self.stale = false;
         Ok(())
     }
 }
 
-fn write<W: World>(
-    r: &Env<W>,
-    i: usize,
-    obs_len: usize,
-    actions: usize,
-    obs: &mut [f32],
-    mask: &mut [u8],
-) -> Result<()> {
-    let layout = r.layout();
-    let ws = r.workspace();
-    let o = &mut obs[i * obs_len..(i + 1) * obs_len];
-    let m = &mut mask[i * actions..(i + 1) * actions];
-    layout
-        .encode(ws, o)
-        .and_then(|()| layout.mask(ws, m).map(|_| ()))
+/// Writes environment `i`'s observation into its part of `obs`.
+fn encode<W: World>(r: &Env<W>, i: usize, obs_len: usize, obs: &mut [f32]) -> Result<()> {
+    r.layout()
+        .encode(r.workspace(), &mut obs[i * obs_len..(i + 1) * obs_len])
         .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))
 }
 
