@@ -14,6 +14,7 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::experience::Recalled;
+use crate::max::{MaxEncoded, TAG, fixed, max, seq};
 use crate::progress::{Status, StepVerb};
 use crate::value::{Key, KeyBuf, Value, ValueRef};
 use crate::{ARGS_MAX, RECALL_MAX, REMOVE_MAX};
@@ -419,3 +420,54 @@ impl fmt::Display for ApplyError {
 }
 
 impl core::error::Error for ApplyError {}
+
+fixed! {
+    Change = TAG;
+    Verb = TAG;
+    StepRef = TAG + u16::BOUND;
+}
+impl MaxEncoded for Arg<'_> {
+    const BOUND: usize = TAG + max(Value::BOUND, u16::BOUND);
+}
+impl MaxEncoded for KeyArg<'_> {
+    const BOUND: usize = TAG + max(KeyBuf::BOUND, u16::BOUND);
+}
+impl MaxEncoded for Track<'_> {
+    const BOUND: usize = TAG + KeyArg::BOUND + Arg::BOUND + f32::BOUND;
+}
+impl MaxEncoded for Commit<'_> {
+    const BOUND: usize = TAG
+        + max(
+            Arg::BOUND,
+            StepRef::BOUND + StepVerb::BOUND + Option::<Arg<'_>>::BOUND,
+        );
+}
+impl MaxEncoded for Note<'_> {
+    const BOUND: usize = TAG + max(2 * Arg::BOUND, u16::BOUND + bool::BOUND);
+}
+impl MaxEncoded for Action<'_> {
+    const BOUND: usize = TAG
+        + max(
+            max(u16::BOUND + seq(ARGS_MAX, Arg::BOUND), Track::BOUND),
+            max(max(Commit::BOUND, Arg::BOUND + u8::BOUND), Note::BOUND),
+        );
+}
+impl MaxEncoded for Costs {
+    const BOUND: usize = 6 * u16::BOUND;
+}
+impl MaxEncoded for ToolCall {
+    const BOUND: usize = u16::BOUND + seq(ARGS_MAX, Value::BOUND);
+}
+impl MaxEncoded for Outcome {
+    const BOUND: usize = TAG
+        + max(
+            max(ToolCall::BOUND, seq(REMOVE_MAX, KeyBuf::BOUND) + u16::BOUND),
+            max(
+                seq(RECALL_MAX, Recalled::BOUND),
+                seq(REMOVE_MAX, Value::BOUND) + u16::BOUND,
+            ),
+        );
+}
+impl MaxEncoded for ApplyError {
+    const BOUND: usize = TAG + Status::BOUND + StepVerb::BOUND;
+}

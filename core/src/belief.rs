@@ -12,7 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::{MaxEncoded, TAG, fixed};
+use crate::table::{Slots, Table};
 use crate::value::{KeyBuf, Value};
 
 /// The staleness, in workspace steps, at which a fact's retention score halves.
@@ -128,4 +129,12 @@ impl<S: Slots<Fact>> Belief<S> {
         }
         best.map(|(i, _, _)| i)
     }
+}
+
+fixed! {
+    Provenance = TAG;
+}
+impl MaxEncoded for Fact {
+    const BOUND: usize =
+        KeyBuf::BOUND + Value::BOUND + f32::BOUND + Provenance::BOUND + u16::BOUND + 2 * u32::BOUND;
 }

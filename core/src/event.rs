@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::FIELDS_MAX;
+use crate::max::{MaxEncoded, TAG, fixed, seq};
 use crate::value::{Key, KeyBuf, TooLong, Value, ValueRef, copy_key};
 
 /// What kind of event this is.
@@ -180,6 +181,22 @@ impl EventBuf {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.iter().find(|f| f.key == key).map(|f| &f.value)
     }
+}
+
+fixed! {
+    EventKind = TAG;
+}
+impl MaxEncoded for Field<'_> {
+    const BOUND: usize = KeyBuf::BOUND + Value::BOUND;
+}
+impl MaxEncoded for FieldBuf {
+    const BOUND: usize = Field::BOUND;
+}
+impl MaxEncoded for Event<'_> {
+    const BOUND: usize = EventKind::BOUND + u16::BOUND + seq(FIELDS_MAX, Field::BOUND);
+}
+impl MaxEncoded for EventBuf {
+    const BOUND: usize = Event::BOUND;
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ use core::cmp::Ordering;
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::MaxEncoded;
+use crate::table::{Slots, Table};
 use crate::value::Value;
 
 /// One lesson.
@@ -238,4 +239,11 @@ impl<S: Slots<Lesson>> Experience<S> {
             evicted,
         })
     }
+}
+
+impl MaxEncoded for Recalled {
+    const BOUND: usize = u16::BOUND + f32::BOUND;
+}
+impl MaxEncoded for Lesson {
+    const BOUND: usize = 2 * Value::BOUND + 4 * u16::BOUND + u32::BOUND + bool::BOUND;
 }

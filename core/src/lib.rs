@@ -34,9 +34,8 @@
 //! | [`value`] | typed values, bounded borrowed and owned forms |
 //! | [`event`] | events: what the world tells the agent |
 //! | [`belief`], [`progress`], [`experience`] | the three parts of the workspace |
-//! | [`storage`] | inline (const generic) or heap (run-time) capacities |
 //! | [`action`] | actions, arguments, outcomes, errors, costs |
-//! | [`workspace`] | the workspace and `apply` |
+//! | [`workspace`] | the workspace, its tables inline (const generic) or on the heap (run-time capacities), and `apply` |
 //! | [`wire`] | the versioned postcard frame, COBS framing, maximum sizes |
 //! | [`snapshot`] | the whole workspace to checksummed bytes and back |
 //! | [`obs`] | the structured-v1 policy ABI: observation, action templates, mask |
@@ -67,6 +66,7 @@ pub use heapless;
 
 pub mod action;
 pub mod belief;
+mod decode_error;
 pub mod event;
 pub mod experience;
 mod max;
@@ -75,7 +75,7 @@ pub mod progress;
 #[cfg(any(test, feature = "_script"))]
 pub mod script;
 pub mod snapshot;
-pub mod storage;
+mod table;
 pub mod value;
 pub mod wire;
 pub mod workspace;
@@ -90,14 +90,14 @@ pub use experience::{Experience, Lesson, Loaded, Recalled};
 pub use obs::{Layout, Template};
 pub use progress::{Progress, Status, Step, StepVerb};
 pub use snapshot::SnapshotError;
-#[cfg(feature = "alloc")]
-pub use storage::Heap;
-pub use storage::{Inline, Storage};
+pub use table::Slots;
 pub use value::{Blob, Key, KeyBuf, Str, Text, TooLong, Value, ValueKind, ValueRef};
 pub use wire::{DecodeError, EncodeError, Frame, Message};
+pub use workspace::{
+    Capacities, CapacityError, Config, Inline, InlineWorkspace, Storage, Workspace,
+};
 #[cfg(feature = "alloc")]
-pub use workspace::HeapWorkspace;
-pub use workspace::{Capacities, CapacityError, Config, InlineWorkspace, Workspace};
+pub use workspace::{Heap, HeapWorkspace};
 
 /// Longest key of a fact or an event field, in bytes.
 pub const KEY_MAX: usize = 16;

@@ -13,8 +13,8 @@
 use crate::action::{Action, ApplyError, Arg, KeyArg, Note, StepRef, Track, Verb};
 use crate::event::EventKind;
 use crate::progress::{Status, StepVerb};
-use crate::storage::Storage;
 use crate::value::{FNV_OFFSET, Value, ValueKind, fnv1a};
+use crate::workspace::Storage;
 use crate::workspace::{Capacities, Workspace};
 use crate::{FIELDS_MAX, RECALL_MAX, TEXT_MAX};
 

@@ -18,7 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::{MaxEncoded, TAG, fixed};
+use crate::table::{Slots, Table};
 use crate::value::Value;
 
 /// The status of a step.
@@ -158,4 +159,13 @@ impl<S: Slots<Step>> Progress<S> {
     pub fn count(&self, status: Status) -> usize {
         self.steps().iter().filter(|s| s.status == status).count()
     }
+}
+
+fixed! {
+    Status = TAG;
+    StepVerb = TAG;
+}
+impl MaxEncoded for Step {
+    const BOUND: usize =
+        Value::BOUND + Status::BOUND + u16::BOUND + 2 * Option::<Value>::BOUND + u32::BOUND;
 }

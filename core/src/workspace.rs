@@ -14,8 +14,9 @@ use crate::action::{
 use crate::belief::{Belief, Fact, Provenance};
 use crate::event::{Event, EventBuf};
 use crate::experience::{Experience, Lesson, Loaded};
+use crate::max::MaxEncoded;
 use crate::progress::{Progress, Status, Step, StepVerb};
-use crate::storage::{Inline, Storage};
+use crate::table::Slots;
 use crate::value::{KeyBuf, Value, copy_key};
 use crate::{CAPACITY_MAX, RECALL_MAX, TOOLS_MAX};
 
@@ -98,13 +99,46 @@ impl core::fmt::Display for CapacityError {
 
 impl core::error::Error for CapacityError {}
 
+/// How a workspace stores its three tables.
+pub trait Storage {
+    /// Belief facts.
+    type Facts: Slots<Fact>;
+    /// Progress steps.
+    type Steps: Slots<Step>;
+    /// Experience lessons.
+    type Lessons: Slots<Lesson>;
+}
+
+/// Tables inline in the workspace, capacities fixed at compile time: `F` facts, `S` steps, `L`
+/// lessons. Each must be between 1 and [`crate::CAPACITY_MAX`].
+#[derive(Debug)]
+pub struct Inline<const F: usize, const S: usize, const L: usize>;
+
+impl<const F: usize, const S: usize, const L: usize> Storage for Inline<F, S, L> {
+    type Facts = [Fact; F];
+    type Steps = [Step; S];
+    type Lessons = [Lesson; L];
+}
+
+/// Tables on the heap, capacities chosen at run time; allocated once, at construction.
+#[cfg(feature = "alloc")]
+#[derive(Debug)]
+pub struct Heap;
+
+#[cfg(feature = "alloc")]
+impl Storage for Heap {
+    type Facts = alloc::boxed::Box<[Fact]>;
+    type Steps = alloc::boxed::Box<[Step]>;
+    type Lessons = alloc::boxed::Box<[Lesson]>;
+}
+
 /// A workspace whose tables live inline, with capacities fixed at compile time.
 pub type InlineWorkspace<const F: usize, const S: usize, const L: usize> =
     Workspace<Inline<F, S, L>>;
 
 /// A workspace whose capacities were chosen at run time.
 #[cfg(feature = "alloc")]
-pub type HeapWorkspace = Workspace<crate::storage::Heap>;
+pub type HeapWorkspace = Workspace<Heap>;
 
 /// The agent's workspace. See the [crate docs](crate) for an example.
 #[derive(Debug)]
@@ -152,7 +186,7 @@ impl<const F: usize, const S: usize, const L: usize> Workspace<Inline<F, S, L>> 
 }
 
 #[cfg(feature = "alloc")]
-impl Workspace<crate::storage::Heap> {
+impl Workspace<Heap> {
     /// A workspace with capacities chosen at run time. Each table is allocated here, once;
     /// nothing allocates after.
     pub fn with_capacities(
@@ -841,6 +875,10 @@ where
             experience: self.experience.clone(),
         }
     }
+}
+
+impl MaxEncoded for Config {
+    const BOUND: usize = u16::BOUND + u32::BOUND + Costs::BOUND;
 }
 
 #[cfg(test)]
