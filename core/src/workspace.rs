@@ -2,9 +2,9 @@
 //! [`Workspace::apply`], the one deterministic function that changes them.
 //!
 //! `apply` works in two phases. [`Workspace::check`] resolves every argument and validates
-//! the whole action against the current state without touching it; only then is the resolved
-//! change committed, which cannot fail. So a refused action changes nothing, and the legal-action
-//! mask is exactly "would `apply` succeed".
+//! the whole action against the current state without touching it (it *stages* the action);
+//! only then is the staged change applied, which cannot fail. So a refused action changes
+//! nothing, and the legal-action mask is exactly "would `apply` succeed".
 
 use serde::{Deserialize, Serialize};
 
@@ -329,11 +329,11 @@ impl<St: Storage> Workspace<St> {
 
     /// A restart from a durable copy: Belief, Progress and Experience become `durable`'s
     /// (copied slot by slot; nothing is allocated), as when the process that runs this
-    /// workspace restarts from the checkpoint it wrote at its last commit. What the world saw
-    /// go on does not roll back: the budget spent and the clock stay this workspace's (facts
-    /// and lessons keep the dates they had in `durable`). The last world action and the
-    /// current event are forgotten, as a restarted process has neither; observe the restart's
-    /// event next. The same call takes a durable copy: `copy.restore_tables(&workspace)`.
+    /// workspace restarts from the checkpoint it wrote last. What the world saw go on does not
+    /// roll back: the budget spent and the clock stay this workspace's (facts and lessons keep
+    /// the dates they had in `durable`). The last world action and the current event are
+    /// forgotten, as a restarted process has neither; observe the restart's event next. The
+    /// same call takes a durable copy: `copy.restore_tables(&workspace)`.
     ///
     /// An error, with nothing changed, if `durable` holds more facts, steps or lessons than
     /// this workspace has room for.
@@ -389,13 +389,13 @@ impl<St: Storage> Workspace<St> {
     /// Applies one action: see the [module docs](self). Deterministic, total, and a refused
     /// action changes nothing.
     pub fn apply(&mut self, action: &Action<'_>) -> Result<Outcome, ApplyError> {
-        let plan = self.plan(action)?;
-        Ok(self.commit(plan))
+        let staged = self.stage(action)?;
+        Ok(self.apply_staged(staged))
     }
 
     /// Whether `apply(action)` would succeed, without changing anything.
     pub fn check(&self, action: &Action<'_>) -> Result<(), ApplyError> {
-        self.plan(action).map(|_| ())
+        self.stage(action).map(|_| ())
     }
 
     fn field(&self, n: u8) -> Result<&crate::event::FieldBuf, ApplyError> {
@@ -455,7 +455,7 @@ impl<St: Storage> Workspace<St> {
         }
     }
 
-    fn plan(&self, action: &Action<'_>) -> Result<Plan, ApplyError> {
+    fn stage(&self, action: &Action<'_>) -> Result<Staged, ApplyError> {
         if self.finished.is_some() {
             return Err(ApplyError::Finished);
         }
@@ -596,16 +596,16 @@ impl<St: Storage> Workspace<St> {
             },
             Action::Finish { success } => Resolved::Finish { success: *success },
         };
-        Ok(Plan { cost, change })
+        Ok(Staged { cost, change })
     }
 
-    fn commit(&mut self, plan: Plan) -> Outcome {
-        self.spent += u32::from(plan.cost);
+    fn apply_staged(&mut self, staged: Staged) -> Outcome {
+        self.spent += u32::from(staged.cost);
         self.clock = self.clock.wrapping_add(1);
         let now = self.clock;
         // Slot indices fit u16: capacities are validated at construction.
         let s16 = |i: usize| i as u16;
-        match plan.change {
+        match staged.change {
             Resolved::Call(call) => {
                 self.last_act = Some(call.tool);
                 Outcome::Call(call)
@@ -626,7 +626,7 @@ impl<St: Storage> Workspace<St> {
                     set_at: now,
                     confirmed_at: now,
                 };
-                // Checked not full in `plan`.
+                // Checked not full in `stage`.
                 let slot = self.belief.table.push(fact).unwrap_or_default();
                 Outcome::Tracked {
                     slot: s16(slot),
@@ -795,8 +795,8 @@ impl<St: Storage> Workspace<St> {
     }
 }
 
-/// A checked action, resolved against the state; committing it cannot fail.
-struct Plan {
+/// A checked action, resolved against the state; applying it cannot fail.
+struct Staged {
     cost: u16,
     change: Resolved,
 }
