@@ -1,13 +1,4 @@
 //! The harness action protocol: actions, their arguments, outcomes and errors.
-//!
-//! An [`Action`] is either a world action (`Act`, a tool call the host dispatches) or a harness
-//! action on the workspace (`Track`, `Commit`, `Recall`, `Note`), or `Finish`. Arguments are
-//! *pointer-style* where they can be: [`Arg::Field`] takes a value from the current event,
-//! [`Arg::Fact`] from a belief slot, so a small policy acts without generating text.
-//!
-//! [`Workspace::apply`](crate::Workspace::apply) is total: any action, however malformed its
-//! contents, yields an [`Outcome`] or an [`ApplyError`], and an action that fails changes
-//! nothing, not even the budget.
 
 use core::fmt;
 
@@ -91,7 +82,7 @@ pub enum Track<'a> {
         #[serde(borrow)]
         key: KeyArg<'a>,
     },
-    /// Evict the lowest-retention facts until at most `keep` remain (see [`crate::belief`]).
+    /// Evict the lowest-retention facts until at most `keep` remain (see [`Belief`](crate::Belief)).
     Compress {
         /// How many facts may remain.
         keep: u16,
@@ -107,7 +98,7 @@ pub enum Commit<'a> {
         #[serde(borrow)]
         label: Arg<'a>,
     },
-    /// Apply a status change (see the table in [`crate::progress`]). `Fail` records `value`
+    /// Apply a status change (see the table in [`Progress`](crate::Progress)). `Fail` records `value`
     /// as the step's error, `Cursor` records it as the cursor (it is required there);
     /// other verbs do not record it, but a given `value` is resolved for every verb, so it must
     /// point at something that exists.
@@ -167,6 +158,15 @@ pub enum Verb {
 }
 
 /// One action.
+///
+/// An [`Action`] is either a world action (`Act`, a tool call the host dispatches) or a harness
+/// action on the workspace (`Track`, `Commit`, `Recall`, `Note`), or `Finish`. Arguments are
+/// *pointer-style* where they can be: [`Arg::Field`] takes a value from the current event,
+/// [`Arg::Fact`] from a belief slot, so a small policy acts without generating text.
+///
+/// [`Workspace::apply`](crate::Workspace::apply) is total: any action, however malformed its
+/// contents, yields an [`Outcome`] or an [`ApplyError`], and an action that fails changes
+/// nothing, not even the budget.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Action<'a> {
     /// Call world tool `tool` with up to [`ARGS_MAX`] arguments; the outcome is the resolved
@@ -368,7 +368,7 @@ pub enum ApplyError {
     UnknownStep,
     /// `StepRef::Active` was used and no step is active.
     NoActiveStep,
-    /// The step's status does not allow the verb (see [`crate::progress`]).
+    /// The step's status does not allow the verb (see [`Progress`](crate::Progress)).
     IllegalTransition {
         /// The step's status.
         from: Status,

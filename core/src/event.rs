@@ -1,10 +1,4 @@
 //! Events: what the world tells the agent.
-//!
-//! An event is a kind, the tool (or other source) it came from, and up to [`FIELDS_MAX`]
-//! fields, each a short key and a typed [`crate::Value`]. A tool call returns an event; a
-//! failing tool returns an [`EventKind::Error`] event, never an abort. Harness actions point at
-//! fields of the *current* event by index ("track field 3"), so the workspace keeps an owned copy
-//! of it ([`EventBuf`]); [`Event`] is the borrowed form a decoded frame hands out.
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +35,12 @@ pub struct Field<'a> {
 }
 
 /// An event that borrows its keys and values (from a decoded frame, or from the host).
+///
+/// An event is a kind, the tool (or other source) it came from, and up to [`FIELDS_MAX`]
+/// fields, each a short key and a typed [`crate::Value`]. A tool call returns an event; a
+/// failing tool returns an [`EventKind::Error`] event, never an abort. Harness actions point at
+/// fields of the *current* event by index ("track field 3"), so the workspace keeps an owned copy
+/// of it ([`EventBuf`]); [`Event`] is the borrowed form a decoded frame hands out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event<'a> {
     /// What kind of event this is.

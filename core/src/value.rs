@@ -1,12 +1,4 @@
 //! Typed values: what a belief holds, what an event field carries, what a tool takes.
-//!
-//! Two shapes of the same thing: [`ValueRef`] borrows its text and bytes (what a decoded
-//! frame hands out without copying) and [`Value`] owns them in fixed-capacity buffers (what a
-//! workspace stores). Both encode to identical postcard bytes, so a value decoded as one can be
-//! re-encoded as the other.
-//!
-//! Lengths are bounded by the type: a [`Str`] or [`Blob`] longer than its bound cannot be
-//! constructed, and decoding one from untrusted bytes fails with a postcard error instead.
 
 use core::fmt;
 
@@ -173,6 +165,14 @@ pub enum ValueRef<'a> {
 }
 
 /// A value that owns its text or bytes, inline.
+///
+/// Two shapes of the same thing: [`ValueRef`] borrows its text and bytes (what a decoded
+/// frame hands out without copying) and [`Value`] owns them in fixed-capacity buffers (what a
+/// workspace stores). Both encode to identical postcard bytes, so a value decoded as one can be
+/// re-encoded as the other.
+///
+/// Lengths are bounded by the type: a [`Str`] or [`Blob`] longer than its bound cannot be
+/// constructed, and decoding one from untrusted bytes fails with a postcard error instead.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum Value {
     /// `true` or `false`.

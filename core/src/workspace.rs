@@ -1,10 +1,5 @@
 //! The workspace: Belief, Progress and Experience, the current event, the step budget, and
-//! [`Workspace::apply`], the one deterministic function that changes them.
-//!
-//! `apply` works in two phases. [`Workspace::check`] resolves every argument and validates
-//! the whole action against the current state without touching it (it *stages* the action);
-//! only then is the staged change applied, which cannot fail. So a refused action changes
-//! nothing, and the legal-action mask is exactly "would `apply` succeed".
+//! `apply`, the one deterministic function that changes them.
 
 use serde::{Deserialize, Serialize};
 
@@ -141,6 +136,14 @@ pub type InlineWorkspace<const F: usize, const S: usize, const L: usize> =
 pub type HeapWorkspace = Workspace<Heap>;
 
 /// The agent's workspace. See the [crate docs](crate) for an example.
+///
+/// It holds Belief, Progress and Experience, the current event and the step budget;
+/// [`Workspace::apply`] is the one deterministic function that changes them.
+///
+/// `apply` works in two phases. [`Workspace::check`] resolves every argument and validates
+/// the whole action against the current state without touching it (it *stages* the action);
+/// only then is the staged change applied, which cannot fail. So a refused action changes
+/// nothing, and the legal-action mask is exactly "would `apply` succeed".
 #[derive(Debug)]
 pub struct Workspace<S: Storage> {
     pub(crate) config: Config,
@@ -386,7 +389,7 @@ impl<St: Storage> Workspace<St> {
         self.experience.load(lesson, query)
     }
 
-    /// Applies one action: see the [module docs](self). Deterministic, total, and a refused
+    /// Applies one action: see the [type docs](Workspace). Deterministic, total, and a refused
     /// action changes nothing.
     pub fn apply(&mut self, action: &Action<'_>) -> Result<Outcome, ApplyError> {
         let staged = self.stage(action)?;
