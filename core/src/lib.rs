@@ -36,7 +36,8 @@
 //! templates, mask, feature tables). Their constants and functions read well only qualified
 //! (`wire::VERSION`, `snapshot::MAGIC`, `obs::FIELD`), so their types live beside them
 //! (`wire::Frame`, `obs::Layout`). Everything else, the workspace and the protocol's types, is
-//! at the root: `evoharness_core::{Action, Value, Workspace, ...}`.
+//! at the root: `evoharness_core::{Action, Value, Workspace, ...}`. (`script`, the byte-script
+//! interpreter behind the private `_script` feature, is a namespace too, for fuzzing and tests.)
 //!
 //! # Layout
 //!
@@ -53,6 +54,7 @@
 //! | `wire.rs` | [`wire`]: the versioned postcard frame, COBS framing, maximum sizes |
 //! | `obs.rs`, `obs/` | [`obs`]: the structured-v1 policy ABI: observation, action templates, mask |
 //! | `snapshot.rs` | [`snapshot`]: the whole workspace to checksummed bytes and back |
+//! | `script.rs` | `script` (feature `_script`): byte scripts that fuzz targets and tests drive |
 //!
 //! The wire format and the observation layout are specified in `PROTOCOL.md` beside this
 //! crate. Every decoder here takes untrusted bytes and never panics on them; that is fuzzed.
