@@ -15,9 +15,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use evoharness_core::{
-    Action, Arg, Config, Frame, HeapWorkspace, Key, KeyArg, Message, Text, Track, ValueRef,
-};
+use evoharness_core::wire::{Frame, Message};
+use evoharness_core::{Action, Arg, Config, HeapWorkspace, Key, KeyArg, Text, Track, ValueRef};
 use evoharness_runtime::checkpoint::Checkpoint;
 use evoharness_runtime::{
     Agent, AgentConfig, Backend, CheckpointError, Error, ExperienceStore, FixtureWorld, Policy,

@@ -11,10 +11,10 @@ use core::hint::black_box;
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use evoharness_core::obs::Layout;
-use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX, VERSION};
+use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX, Frame, Message, VERSION};
 use evoharness_core::{
-    Action, ApplyError, Arg, Commit, Config, Event, EventKind, Frame, InlineWorkspace, Key, KeyArg,
-    Message, Note, Outcome, StepRef, StepVerb, Text, ToolCall, Track, Value, ValueRef,
+    Action, ApplyError, Arg, Commit, Config, Event, EventKind, InlineWorkspace, Key, KeyArg, Note,
+    Outcome, StepRef, StepVerb, Text, ToolCall, Track, Value, ValueRef,
 };
 
 /// A realistic edge workspace: 32 facts, 16 steps, 16 lessons, 8 tools.

@@ -1,19 +1,11 @@
 //! The harness action protocol: actions, their arguments, outcomes and errors.
-//!
-//! An [`Action`] is either a world action (`Act`, a tool call the host dispatches) or a harness
-//! action on the workspace (`Track`, `Commit`, `Recall`, `Note`), or `Finish`. Arguments are
-//! *pointer-style* where they can be: [`Arg::Field`] takes a value from the current event,
-//! [`Arg::Fact`] from a belief slot, so a small policy acts without generating text.
-//!
-//! [`Workspace::apply`](crate::Workspace::apply) is total: any action, however malformed its
-//! contents, yields an [`Outcome`] or an [`ApplyError`], and an action that fails changes
-//! nothing, not even the budget.
 
 use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::experience::Recalled;
+use crate::max::{MaxEncoded, TAG, fixed, max, seq};
 use crate::progress::{Status, StepVerb};
 use crate::value::{Key, KeyBuf, Value, ValueRef};
 use crate::{ARGS_MAX, RECALL_MAX, REMOVE_MAX};
@@ -90,7 +82,7 @@ pub enum Track<'a> {
         #[serde(borrow)]
         key: KeyArg<'a>,
     },
-    /// Evict the lowest-retention facts until at most `keep` remain (see [`crate::belief`]).
+    /// Evict the lowest-retention facts until at most `keep` remain (see [`Belief`](crate::Belief)).
     Compress {
         /// How many facts may remain.
         keep: u16,
@@ -106,7 +98,7 @@ pub enum Commit<'a> {
         #[serde(borrow)]
         label: Arg<'a>,
     },
-    /// Apply a status change (see the table in [`crate::progress`]). `Fail` records `value`
+    /// Apply a status change (see the table in [`Progress`](crate::Progress)). `Fail` records `value`
     /// as the step's error, `Cursor` records it as the cursor (it is required there);
     /// other verbs do not record it, but a given `value` is resolved for every verb, so it must
     /// point at something that exists.
@@ -166,6 +158,15 @@ pub enum Verb {
 }
 
 /// One action.
+///
+/// An [`Action`] is either a world action (`Act`, a tool call the host dispatches) or a harness
+/// action on the workspace (`Track`, `Commit`, `Recall`, `Note`), or `Finish`. Arguments are
+/// *pointer-style* where they can be: [`Arg::Field`] takes a value from the current event,
+/// [`Arg::Fact`] from a belief slot, so a small policy acts without generating text.
+///
+/// [`Workspace::apply`](crate::Workspace::apply) is total: any action, however malformed its
+/// contents, yields an [`Outcome`] or an [`ApplyError`], and an action that fails changes
+/// nothing, not even the budget.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Action<'a> {
     /// Call world tool `tool` with up to [`ARGS_MAX`] arguments; the outcome is the resolved
@@ -367,7 +368,7 @@ pub enum ApplyError {
     UnknownStep,
     /// `StepRef::Active` was used and no step is active.
     NoActiveStep,
-    /// The step's status does not allow the verb (see [`crate::progress`]).
+    /// The step's status does not allow the verb (see [`Progress`](crate::Progress)).
     IllegalTransition {
         /// The step's status.
         from: Status,
@@ -419,3 +420,54 @@ impl fmt::Display for ApplyError {
 }
 
 impl core::error::Error for ApplyError {}
+
+fixed! {
+    Change = TAG;
+    Verb = TAG;
+    StepRef = TAG + u16::BOUND;
+}
+impl MaxEncoded for Arg<'_> {
+    const BOUND: usize = TAG + max(Value::BOUND, u16::BOUND);
+}
+impl MaxEncoded for KeyArg<'_> {
+    const BOUND: usize = TAG + max(KeyBuf::BOUND, u16::BOUND);
+}
+impl MaxEncoded for Track<'_> {
+    const BOUND: usize = TAG + KeyArg::BOUND + Arg::BOUND + f32::BOUND;
+}
+impl MaxEncoded for Commit<'_> {
+    const BOUND: usize = TAG
+        + max(
+            Arg::BOUND,
+            StepRef::BOUND + StepVerb::BOUND + Option::<Arg<'_>>::BOUND,
+        );
+}
+impl MaxEncoded for Note<'_> {
+    const BOUND: usize = TAG + max(2 * Arg::BOUND, u16::BOUND + bool::BOUND);
+}
+impl MaxEncoded for Action<'_> {
+    const BOUND: usize = TAG
+        + max(
+            max(u16::BOUND + seq(ARGS_MAX, Arg::BOUND), Track::BOUND),
+            max(max(Commit::BOUND, Arg::BOUND + u8::BOUND), Note::BOUND),
+        );
+}
+impl MaxEncoded for Costs {
+    const BOUND: usize = 6 * u16::BOUND;
+}
+impl MaxEncoded for ToolCall {
+    const BOUND: usize = u16::BOUND + seq(ARGS_MAX, Value::BOUND);
+}
+impl MaxEncoded for Outcome {
+    const BOUND: usize = TAG
+        + max(
+            max(ToolCall::BOUND, seq(REMOVE_MAX, KeyBuf::BOUND) + u16::BOUND),
+            max(
+                seq(RECALL_MAX, Recalled::BOUND),
+                seq(REMOVE_MAX, Value::BOUND) + u16::BOUND,
+            ),
+        );
+}
+impl MaxEncoded for ApplyError {
+    const BOUND: usize = TAG + Status::BOUND + StepVerb::BOUND;
+}

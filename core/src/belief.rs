@@ -1,18 +1,9 @@
 //! Belief: the agent's current facts, revised in place.
-//!
-//! A fact is a key, a typed value, a confidence in `[0, 1]`, where it came from
-//! ([`Provenance`]) and the workspace clock when it was set and last confirmed. Keys are unique.
-//! Facts are changed by the `track` verbs ([`crate::Track`]): set (new key), revise (existing
-//! key), confirm, retract, and compress.
-//!
-//! **Compress** evicts the facts with the lowest *retention score*
-//! `confidence / (1 + staleness / 32)`, where `staleness = clock - confirmed_at`; ties go to the
-//! fact confirmed longest ago, then to the lower slot. It removes at most
-//! [`REMOVE_MAX`](crate::REMOVE_MAX) facts per action and reports every key it removed.
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::{MaxEncoded, TAG, fixed};
+use crate::table::{Slots, Table};
 use crate::value::{KeyBuf, Value};
 
 /// The staleness, in workspace steps, at which a fact's retention score halves.
@@ -64,13 +55,23 @@ impl Fact {
         clock.saturating_sub(self.confirmed_at)
     }
 
-    /// The retention score that compress evicts by (lowest first); see the module docs.
+    /// The retention score that compress evicts by (lowest first); see [`Belief`].
     pub fn retention(&self, clock: u32) -> f32 {
         self.confidence / (1.0 + self.staleness(clock) as f32 / STALENESS_HALF as f32)
     }
 }
 
-/// The Belief part of a workspace.
+/// The Belief part of a workspace: the agent's current facts, revised in place.
+///
+/// A fact is a key, a typed value, a confidence in `[0, 1]`, where it came from
+/// ([`Provenance`]) and the workspace clock when it was set and last confirmed. Keys are unique.
+/// Facts are changed by the `track` verbs ([`crate::Track`]): set (new key), revise (existing
+/// key), confirm, retract, and compress.
+///
+/// **Compress** evicts the facts with the lowest *retention score*
+/// `confidence / (1 + staleness / 32)`, where `staleness = clock - confirmed_at`; ties go to the
+/// fact confirmed longest ago, then to the lower slot. It removes at most
+/// [`REMOVE_MAX`](crate::REMOVE_MAX) facts per action and reports every key it removed.
 #[derive(Clone, Debug)]
 pub struct Belief<S> {
     pub(crate) table: Table<Fact, S>,
@@ -128,4 +129,12 @@ impl<S: Slots<Fact>> Belief<S> {
         }
         best.map(|(i, _, _)| i)
     }
+}
+
+fixed! {
+    Provenance = TAG;
+}
+impl MaxEncoded for Fact {
+    const BOUND: usize =
+        KeyBuf::BOUND + Value::BOUND + f32::BOUND + Provenance::BOUND + u16::BOUND + 2 * u32::BOUND;
 }

@@ -1,14 +1,9 @@
 //! Events: what the world tells the agent.
-//!
-//! An event is a kind, the tool (or other source) it came from, and up to [`FIELDS_MAX`]
-//! fields, each a short key and a typed [`crate::Value`]. A tool call returns an event; a
-//! failing tool returns an [`EventKind::Error`] event, never an abort. Harness actions point at
-//! fields of the *current* event by index ("track field 3"), so the workspace keeps an owned copy
-//! of it ([`EventBuf`]); [`Event`] is the borrowed form a decoded frame hands out.
 
 use serde::{Deserialize, Serialize};
 
 use crate::FIELDS_MAX;
+use crate::max::{MaxEncoded, TAG, fixed, seq};
 use crate::value::{Key, KeyBuf, TooLong, Value, ValueRef, copy_key};
 
 /// What kind of event this is.
@@ -40,6 +35,12 @@ pub struct Field<'a> {
 }
 
 /// An event that borrows its keys and values (from a decoded frame, or from the host).
+///
+/// An event is a kind, the tool (or other source) it came from, and up to [`FIELDS_MAX`]
+/// fields, each a short key and a typed [`crate::Value`]. A tool call returns an event; a
+/// failing tool returns an [`EventKind::Error`] event, never an abort. Harness actions point at
+/// fields of the *current* event by index ("track field 3"), so the workspace keeps an owned copy
+/// of it ([`EventBuf`]); [`Event`] is the borrowed form a decoded frame hands out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event<'a> {
     /// What kind of event this is.
@@ -180,6 +181,22 @@ impl EventBuf {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.iter().find(|f| f.key == key).map(|f| &f.value)
     }
+}
+
+fixed! {
+    EventKind = TAG;
+}
+impl MaxEncoded for Field<'_> {
+    const BOUND: usize = KeyBuf::BOUND + Value::BOUND;
+}
+impl MaxEncoded for FieldBuf {
+    const BOUND: usize = Field::BOUND;
+}
+impl MaxEncoded for Event<'_> {
+    const BOUND: usize = EventKind::BOUND + u16::BOUND + seq(FIELDS_MAX, Field::BOUND);
+}
+impl MaxEncoded for EventBuf {
+    const BOUND: usize = Event::BOUND;
 }
 
 #[cfg(test)]

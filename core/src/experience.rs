@@ -1,29 +1,11 @@
 //! Experience: trigger → remedy lessons that outlive one task.
-//!
-//! - **note** adds a lesson; a lesson whose trigger equals an existing one is *merged* into it
-//!   instead: the same remedy reinforces it (`noted + 1`), a different remedy replaces the old
-//!   one and resets its ratings (they rated the old remedy).
-//! - **rate** counts a lesson helpful or harmful.
-//! - **recall** returns the top-k lessons whose trigger matches the query, best first, and
-//!   counts a use of each. A trigger *matches* when it equals the query (rank 2) or, for text and
-//!   bytes, one is a non-empty prefix of the other (rank 1). The order is rank, then usefulness
-//!   `(helpful + 1) / (helpful + harmful + 2)`, then uses, then the lower slot; the reported
-//!   score is `rank + usefulness`.
-//! - **consolidate** evicts the least-frequently-useful lessons until at most `keep` remain
-//!   (at most [`REMOVE_MAX`](crate::REMOVE_MAX) per action): lowest `helpful - harmful` first,
-//!   then fewest uses, then least recently used, then the lower slot.
-//!
-//! A workspace's Experience can be the *working set* of a larger library kept outside it (the
-//! runtime's experience store): [`Workspace::load_lesson`](crate::Workspace::load_lesson) brings
-//! a lesson in ahead of a recall, and [`Lesson::recall_cmp`], [`Lesson::evict_cmp`] and
-//! [`Value::match_rank`] are public so that such a library orders lessons exactly as recall and
-//! consolidation do.
 
 use core::cmp::Ordering;
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::MaxEncoded;
+use crate::table::{Slots, Table};
 use crate::value::Value;
 
 /// One lesson.
@@ -116,7 +98,26 @@ pub enum Loaded {
     },
 }
 
-/// The Experience part of a workspace.
+/// The Experience part of a workspace: trigger → remedy lessons that outlive one task.
+///
+/// - **note** adds a lesson; a lesson whose trigger equals an existing one is *merged* into it
+///   instead: the same remedy reinforces it (`noted + 1`), a different remedy replaces the old
+///   one and resets its ratings (they rated the old remedy).
+/// - **rate** counts a lesson helpful or harmful.
+/// - **recall** returns the top-k lessons whose trigger matches the query, best first, and
+///   counts a use of each. A trigger *matches* when it equals the query (rank 2) or, for text and
+///   bytes, one is a non-empty prefix of the other (rank 1). The order is rank, then usefulness
+///   `(helpful + 1) / (helpful + harmful + 2)`, then uses, then the lower slot; the reported
+///   score is `rank + usefulness`.
+/// - **consolidate** evicts the least-frequently-useful lessons until at most `keep` remain
+///   (at most [`REMOVE_MAX`](crate::REMOVE_MAX) per action): lowest `helpful - harmful` first,
+///   then fewest uses, then least recently used, then the lower slot.
+///
+/// A workspace's Experience can be the *working set* of a larger library kept outside it (the
+/// runtime's experience store): [`Workspace::load_lesson`](crate::Workspace::load_lesson) brings
+/// a lesson in ahead of a recall, and [`Lesson::recall_cmp`], [`Lesson::evict_cmp`] and
+/// [`Value::match_rank`] are public so that such a library orders lessons exactly as recall and
+/// consolidation do.
 #[derive(Clone, Debug)]
 pub struct Experience<S> {
     pub(crate) table: Table<Lesson, S>,
@@ -238,4 +239,11 @@ impl<S: Slots<Lesson>> Experience<S> {
             evicted,
         })
     }
+}
+
+impl MaxEncoded for Recalled {
+    const BOUND: usize = u16::BOUND + f32::BOUND;
+}
+impl MaxEncoded for Lesson {
+    const BOUND: usize = 2 * Value::BOUND + 4 * u16::BOUND + u32::BOUND + bool::BOUND;
 }

@@ -3,9 +3,9 @@
 //! A small trained policy drives a long task step by step. Besides acting in the world (tool
 //! calls), it manages its own **workspace** through typed harness actions:
 //!
-//! - **Belief** ([`belief`]): current facts, revised in place (`track`);
-//! - **Progress** ([`progress`]): the plan, step statuses and resumable cursors (`commit`);
-//! - **Experience** ([`experience`]): trigger → remedy lessons across tasks (`recall`, `note`).
+//! - **Belief** ([`Belief`]): current facts, revised in place (`track`);
+//! - **Progress** ([`Progress`]): the plan, step statuses and resumable cursors (`commit`);
+//! - **Experience** ([`Experience`]): trigger → remedy lessons across tasks (`recall`, `note`).
 //!
 //! This crate is `no_std`, needs no allocator, and allocates nothing after a workspace is made.
 //! It does no I/O: the runtime (or your firmware) drives it.
@@ -27,19 +27,34 @@
 //! assert_eq!(ws.spent(), 1);
 //! ```
 //!
+//! # Paths
+//!
+//! One public path per item, by one rule: the crate's modules are private and what they define
+//! is re-exported here, at the root, except three formats that are namespaces, public modules
+//! whose items are reached only through them: [`wire`] (frames, their version and limits),
+//! [`snapshot`] (the snapshot format) and [`obs`] (the structured-v1 policy ABI: layout,
+//! templates, mask, feature tables). Their constants and functions read well only qualified
+//! (`wire::VERSION`, `snapshot::MAGIC`, `obs::FIELD`), so their types live beside them
+//! (`wire::Frame`, `obs::Layout`). Everything else, the workspace and the protocol's types, is
+//! at the root: `evoharness_core::{Action, Value, Workspace, ...}`. (`script`, the byte-script
+//! interpreter behind the private `_script` feature, is a namespace too, for fuzzing and tests.)
+//!
 //! # Layout
 //!
-//! | module | what |
+//! The source files, bottom-up (none imports a file listed after it):
+//!
+//! | file | what |
 //! | --- | --- |
-//! | [`value`] | typed values, bounded borrowed and owned forms |
-//! | [`event`] | events: what the world tells the agent |
-//! | [`belief`], [`progress`], [`experience`] | the three parts of the workspace |
-//! | [`storage`] | inline (const generic) or heap (run-time) capacities |
-//! | [`action`] | actions, arguments, outcomes, errors, costs |
-//! | [`workspace`] | the workspace and `apply` |
-//! | [`wire`] | the versioned postcard frame, COBS framing, maximum sizes |
-//! | [`snapshot`] | the whole workspace to checksummed bytes and back |
-//! | [`obs`] | the structured-v1 policy ABI: observation, action templates, mask |
+//! | `decode_error.rs`, `max.rs`, `table.rs` | the decode error; encoded-size bounds; the fixed-capacity table |
+//! | `value.rs` | typed values, bounded borrowed ([`ValueRef`]) and owned ([`Value`]) forms |
+//! | `event.rs` | [`Event`]s: what the world tells the agent |
+//! | `belief.rs`, `progress.rs`, `experience.rs` | the three parts of the workspace: [`Belief`], [`Progress`], [`Experience`] |
+//! | `action.rs` | [`Action`]s, arguments, [`Outcome`]s, [`ApplyError`]s, [`Costs`] |
+//! | `workspace.rs` | the [`Workspace`], its tables inline or on the heap ([`Storage`]), and `apply` |
+//! | `wire.rs` | [`wire`]: the versioned postcard frame, COBS framing, maximum sizes |
+//! | `obs.rs`, `obs/` | [`obs`]: the structured-v1 policy ABI: observation, action templates, mask |
+//! | `snapshot.rs` | [`snapshot`]: the whole workspace to checksummed bytes and back |
+//! | `script.rs` | `script` (feature `_script`): byte scripts that fuzz targets and tests drive |
 //!
 //! The wire format and the observation layout are specified in `PROTOCOL.md` beside this
 //! crate. Every decoder here takes untrusted bytes and never panics on them; that is fuzzed.
@@ -65,39 +80,39 @@ struct ReadmeDoctests;
 /// event fields), re-exported so that hosts use the very same version.
 pub use heapless;
 
-pub mod action;
-pub mod belief;
-pub mod event;
-pub mod experience;
+mod action;
+mod belief;
+mod decode_error;
+mod event;
+mod experience;
 mod max;
 pub mod obs;
-pub mod progress;
+mod progress;
 #[cfg(any(test, feature = "_script"))]
 pub mod script;
 pub mod snapshot;
-pub mod storage;
-pub mod value;
+mod table;
+mod value;
 pub mod wire;
-pub mod workspace;
+mod workspace;
 
 pub use action::{
     Action, ApplyError, Arg, Change, Commit, Costs, KeyArg, Note, Outcome, StepRef, ToolCall,
     Track, Verb,
 };
-pub use belief::{Belief, Fact, Provenance};
+pub use belief::{Belief, Fact, Provenance, STALENESS_HALF};
 pub use event::{Event, EventBuf, EventError, EventKind, Field, FieldBuf};
 pub use experience::{Experience, Lesson, Loaded, Recalled};
-pub use obs::{Layout, Template};
 pub use progress::{Progress, Status, Step, StepVerb};
-pub use snapshot::SnapshotError;
+pub use table::Slots;
+pub use value::{
+    Blob, BytesBuf, Key, KeyBuf, Str, Text, TextBuf, TooLong, Value, ValueKind, ValueRef,
+};
+pub use workspace::{
+    Capacities, CapacityError, Config, Inline, InlineWorkspace, Storage, Workspace,
+};
 #[cfg(feature = "alloc")]
-pub use storage::Heap;
-pub use storage::{Inline, Storage};
-pub use value::{Blob, Key, KeyBuf, Str, Text, TooLong, Value, ValueKind, ValueRef};
-pub use wire::{DecodeError, EncodeError, Frame, Message};
-#[cfg(feature = "alloc")]
-pub use workspace::HeapWorkspace;
-pub use workspace::{Capacities, CapacityError, Config, InlineWorkspace, Workspace};
+pub use workspace::{Heap, HeapWorkspace};
 
 /// Longest key of a fact or an event field, in bytes.
 pub const KEY_MAX: usize = 16;

@@ -1,24 +1,9 @@
 //! Progress: the plan, step statuses and resumable cursors.
-//!
-//! Steps are appended by `plan` and never reordered; a step's index is its identity for the
-//! whole task. Every status change goes through [`Status::after`], the one transition table:
-//!
-//! | verb | from | to |
-//! | --- | --- | --- |
-//! | start | pending, blocked | active (attempts + 1) |
-//! | complete | active | done |
-//! | fail | active | failed (records the error) |
-//! | block | pending, active | blocked |
-//! | skip | pending, blocked, failed | skipped |
-//! | retry | failed, blocked, done, skipped | active (attempts + 1) |
-//! | cursor | active | active (records the cursor) |
-//!
-//! Anything else is [`ApplyError::IllegalTransition`](crate::ApplyError::IllegalTransition):
-//! a done step is re-opened only by an explicit retry.
 
 use serde::{Deserialize, Serialize};
 
-use crate::storage::{Slots, Table};
+use crate::max::{MaxEncoded, TAG, fixed};
+use crate::table::{Slots, Table};
 use crate::value::Value;
 
 /// The status of a step.
@@ -116,7 +101,23 @@ pub struct Step {
     pub updated_at: u32,
 }
 
-/// The Progress part of a workspace.
+/// The Progress part of a workspace: the plan, step statuses and resumable cursors.
+///
+/// Steps are appended by `plan` and never reordered; a step's index is its identity for the
+/// whole task. Every status change goes through [`Status::after`], the one transition table:
+///
+/// | verb | from | to |
+/// | --- | --- | --- |
+/// | start | pending, blocked | active (attempts + 1) |
+/// | complete | active | done |
+/// | fail | active | failed (records the error) |
+/// | block | pending, active | blocked |
+/// | skip | pending, blocked, failed | skipped |
+/// | retry | failed, blocked, done, skipped | active (attempts + 1) |
+/// | cursor | active | active (records the cursor) |
+///
+/// Anything else is [`ApplyError::IllegalTransition`](crate::ApplyError::IllegalTransition):
+/// a done step is re-opened only by an explicit retry.
 #[derive(Clone, Debug)]
 pub struct Progress<S> {
     pub(crate) table: Table<Step, S>,
@@ -158,4 +159,13 @@ impl<S: Slots<Step>> Progress<S> {
     pub fn count(&self, status: Status) -> usize {
         self.steps().iter().filter(|s| s.status == status).count()
     }
+}
+
+fixed! {
+    Status = TAG;
+    StepVerb = TAG;
+}
+impl MaxEncoded for Step {
+    const BOUND: usize =
+        Value::BOUND + Status::BOUND + u16::BOUND + 2 * Option::<Value>::BOUND + u32::BOUND;
 }

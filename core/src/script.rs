@@ -19,8 +19,8 @@ use crate::FIELDS_MAX;
 use crate::action::Action;
 use crate::event::{EventBuf, EventKind, FieldBuf};
 use crate::obs::Layout;
-use crate::storage::Storage;
 use crate::value::{KeyBuf, Value, copy_key};
+use crate::workspace::Storage;
 use crate::workspace::Workspace;
 
 /// Caller-provided buffers, so that running a script allocates nothing.

@@ -19,7 +19,7 @@ use crate::event::EventBuf;
 use crate::experience::Lesson;
 use crate::max::MaxEncoded;
 use crate::progress::Step;
-use crate::storage::Storage;
+use crate::workspace::Storage;
 use crate::workspace::{Capacities, Config, Workspace};
 
 /// The first four bytes of every snapshot.

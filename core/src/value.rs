@@ -1,19 +1,12 @@
 //! Typed values: what a belief holds, what an event field carries, what a tool takes.
-//!
-//! Two shapes of the same thing: [`ValueRef`] borrows its text and bytes (what a decoded
-//! frame hands out without copying) and [`Value`] owns them in fixed-capacity buffers (what a
-//! workspace stores). Both encode to identical postcard bytes, so a value decoded as one can be
-//! re-encoded as the other.
-//!
-//! Lengths are bounded by the type: a [`Str`] or [`Blob`] longer than its bound cannot be
-//! constructed, and decoding one from untrusted bytes fails with a postcard error instead.
 
 use core::fmt;
 
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::{Serialize, Serializer};
 
-use crate::wire::DecodeError;
+use crate::decode_error::{DecodeError, from_postcard};
+use crate::max::{MaxEncoded, TAG, max, seq};
 use crate::{KEY_MAX, TEXT_MAX};
 
 /// A string or byte string was longer than its bound.
@@ -172,6 +165,14 @@ pub enum ValueRef<'a> {
 }
 
 /// A value that owns its text or bytes, inline.
+///
+/// Two shapes of the same thing: [`ValueRef`] borrows its text and bytes (what a decoded
+/// frame hands out without copying) and [`Value`] owns them in fixed-capacity buffers (what a
+/// workspace stores). Both encode to identical postcard bytes, so a value decoded as one can be
+/// re-encoded as the other.
+///
+/// Lengths are bounded by the type: a [`Str`] or [`Blob`] longer than its bound cannot be
+/// constructed, and decoding one from untrusted bytes fails with a postcard error instead.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum Value {
     /// `true` or `false`.
@@ -304,10 +305,7 @@ impl Value {
     /// that is not a value (a bad kind, overlong or non-UTF-8 text) is
     /// [`DecodeError::Malformed`].
     pub fn decode_prefix(bytes: &[u8]) -> Result<(Value, &[u8]), DecodeError> {
-        postcard::take_from_bytes(bytes).map_err(|e| match e {
-            postcard::Error::DeserializeUnexpectedEnd => DecodeError::Truncated,
-            _ => DecodeError::Malformed,
-        })
+        postcard::take_from_bytes(bytes).map_err(from_postcard)
     }
 }
 
@@ -343,6 +341,23 @@ fn copy_bytes(b: &[u8]) -> BytesBuf {
     let mut v = BytesBuf::new();
     let _ = v.extend_from_slice(b);
     v
+}
+
+impl<const N: usize> MaxEncoded for Str<'_, N> {
+    const BOUND: usize = seq(N, 1);
+}
+impl<const N: usize> MaxEncoded for Blob<'_, N> {
+    const BOUND: usize = seq(N, 1);
+}
+impl MaxEncoded for Value {
+    const BOUND: usize = TAG
+        + max(
+            max(bool::BOUND, i64::BOUND),
+            max(f64::BOUND, seq(TEXT_MAX, 1)),
+        );
+}
+impl MaxEncoded for ValueRef<'_> {
+    const BOUND: usize = Value::BOUND;
 }
 
 #[cfg(test)]

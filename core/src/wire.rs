@@ -10,12 +10,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, ApplyError, Outcome};
-use crate::event::Event;
-use crate::max::MaxEncoded;
+pub use crate::decode_error::{DecodeError, VERSION};
 
-/// The protocol version this crate speaks. See `PROTOCOL.md` for the compatibility rule.
-pub const VERSION: u8 = 1;
+use crate::action::{Action, ApplyError, Outcome};
+use crate::decode_error::from_postcard;
+use crate::event::Event;
+use crate::max::{MaxEncoded, TAG, max};
 
 /// The largest encoded [`Frame`], in bytes.
 pub const FRAME_MAX: usize = 1 + crate::max::varint_max(32) + Message::BOUND;
@@ -67,51 +67,6 @@ impl core::fmt::Display for EncodeError {
 
 impl core::error::Error for EncodeError {}
 
-/// Decoding a frame failed. The input is untrusted: every way it can be wrong is one of these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DecodeError {
-    /// No bytes.
-    Empty,
-    /// The frame is of a protocol version this crate does not speak.
-    UnsupportedVersion(u8),
-    /// The input ended inside the frame.
-    Truncated,
-    /// The bytes are not a valid frame body (a bad variant, an overlong string, bad UTF-8, ...).
-    Malformed,
-    /// A complete frame was followed by this many extra bytes.
-    TrailingBytes(usize),
-    /// The COBS framing was invalid.
-    BadCobs,
-}
-
-impl core::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            DecodeError::Empty => f.write_str("empty input"),
-            DecodeError::UnsupportedVersion(v) => {
-                write!(
-                    f,
-                    "protocol version {v} is not supported (this side speaks {VERSION})"
-                )
-            }
-            DecodeError::Truncated => f.write_str("the frame is truncated"),
-            DecodeError::Malformed => f.write_str("the frame body is malformed"),
-            DecodeError::TrailingBytes(n) => write!(f, "{n} bytes follow the frame"),
-            DecodeError::BadCobs => f.write_str("invalid COBS framing"),
-        }
-    }
-}
-
-impl core::error::Error for DecodeError {}
-
-fn decode_err(e: postcard::Error) -> DecodeError {
-    match e {
-        postcard::Error::DeserializeUnexpectedEnd => DecodeError::Truncated,
-        _ => DecodeError::Malformed,
-    }
-}
-
 fn encode_err(_: postcard::Error) -> EncodeError {
     // Everything this crate encodes is serializable; the only failure is running out of room.
     EncodeError::BufferTooSmall
@@ -150,7 +105,7 @@ impl<'a> Frame<'a> {
             return Err(DecodeError::UnsupportedVersion(version));
         }
         let ((seq, body), rest) =
-            postcard::take_from_bytes::<(u32, Message<'a>)>(rest).map_err(decode_err)?;
+            postcard::take_from_bytes::<(u32, Message<'a>)>(rest).map_err(from_postcard)?;
         Ok((Self { seq, body }, rest))
     }
 
@@ -161,6 +116,14 @@ impl<'a> Frame<'a> {
         let n = cobs::decode_in_place(buf).map_err(|_| DecodeError::BadCobs)?;
         Self::decode(&buf[..n])
     }
+}
+
+impl MaxEncoded for Message<'_> {
+    const BOUND: usize = TAG
+        + max(
+            max(Action::BOUND, TAG + max(Outcome::BOUND, ApplyError::BOUND)),
+            Event::BOUND,
+        );
 }
 
 #[cfg(test)]

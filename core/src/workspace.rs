@@ -1,10 +1,5 @@
 //! The workspace: Belief, Progress and Experience, the current event, the step budget, and
-//! [`Workspace::apply`], the one deterministic function that changes them.
-//!
-//! `apply` works in two phases. [`Workspace::check`] resolves every argument and validates
-//! the whole action against the current state without touching it; only then is the resolved
-//! change committed, which cannot fail. So a refused action changes nothing, and the legal-action
-//! mask is exactly "would `apply` succeed".
+//! `apply`, the one deterministic function that changes them.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +9,9 @@ use crate::action::{
 use crate::belief::{Belief, Fact, Provenance};
 use crate::event::{Event, EventBuf};
 use crate::experience::{Experience, Lesson, Loaded};
+use crate::max::MaxEncoded;
 use crate::progress::{Progress, Status, Step, StepVerb};
-use crate::storage::{Inline, Storage};
+use crate::table::Slots;
 use crate::value::{KeyBuf, Value, copy_key};
 use crate::{CAPACITY_MAX, RECALL_MAX, TOOLS_MAX};
 
@@ -98,15 +94,56 @@ impl core::fmt::Display for CapacityError {
 
 impl core::error::Error for CapacityError {}
 
+/// How a workspace stores its three tables.
+pub trait Storage {
+    /// Belief facts.
+    type Facts: Slots<Fact>;
+    /// Progress steps.
+    type Steps: Slots<Step>;
+    /// Experience lessons.
+    type Lessons: Slots<Lesson>;
+}
+
+/// Tables inline in the workspace, capacities fixed at compile time: `F` facts, `S` steps, `L`
+/// lessons. Each must be between 1 and [`crate::CAPACITY_MAX`].
+#[derive(Debug)]
+pub struct Inline<const F: usize, const S: usize, const L: usize>;
+
+impl<const F: usize, const S: usize, const L: usize> Storage for Inline<F, S, L> {
+    type Facts = [Fact; F];
+    type Steps = [Step; S];
+    type Lessons = [Lesson; L];
+}
+
+/// Tables on the heap, capacities chosen at run time; allocated once, at construction.
+#[cfg(feature = "alloc")]
+#[derive(Debug)]
+pub struct Heap;
+
+#[cfg(feature = "alloc")]
+impl Storage for Heap {
+    type Facts = alloc::boxed::Box<[Fact]>;
+    type Steps = alloc::boxed::Box<[Step]>;
+    type Lessons = alloc::boxed::Box<[Lesson]>;
+}
+
 /// A workspace whose tables live inline, with capacities fixed at compile time.
 pub type InlineWorkspace<const F: usize, const S: usize, const L: usize> =
     Workspace<Inline<F, S, L>>;
 
 /// A workspace whose capacities were chosen at run time.
 #[cfg(feature = "alloc")]
-pub type HeapWorkspace = Workspace<crate::storage::Heap>;
+pub type HeapWorkspace = Workspace<Heap>;
 
 /// The agent's workspace. See the [crate docs](crate) for an example.
+///
+/// It holds Belief, Progress and Experience, the current event and the step budget;
+/// [`Workspace::apply`] is the one deterministic function that changes them.
+///
+/// `apply` works in two phases. [`Workspace::check`] resolves every argument and validates
+/// the whole action against the current state without touching it (it *stages* the action);
+/// only then is the staged change applied, which cannot fail. So a refused action changes
+/// nothing, and the legal-action mask is exactly "would `apply` succeed".
 #[derive(Debug)]
 pub struct Workspace<S: Storage> {
     pub(crate) config: Config,
@@ -152,7 +189,7 @@ impl<const F: usize, const S: usize, const L: usize> Workspace<Inline<F, S, L>> 
 }
 
 #[cfg(feature = "alloc")]
-impl Workspace<crate::storage::Heap> {
+impl Workspace<Heap> {
     /// A workspace with capacities chosen at run time. Each table is allocated here, once;
     /// nothing allocates after.
     pub fn with_capacities(
@@ -295,11 +332,11 @@ impl<St: Storage> Workspace<St> {
 
     /// A restart from a durable copy: Belief, Progress and Experience become `durable`'s
     /// (copied slot by slot; nothing is allocated), as when the process that runs this
-    /// workspace restarts from the checkpoint it wrote at its last commit. What the world saw
-    /// go on does not roll back: the budget spent and the clock stay this workspace's (facts
-    /// and lessons keep the dates they had in `durable`). The last world action and the
-    /// current event are forgotten, as a restarted process has neither; observe the restart's
-    /// event next. The same call takes a durable copy: `copy.restore_tables(&workspace)`.
+    /// workspace restarts from the checkpoint it wrote last. What the world saw go on does not
+    /// roll back: the budget spent and the clock stay this workspace's (facts and lessons keep
+    /// the dates they had in `durable`). The last world action and the current event are
+    /// forgotten, as a restarted process has neither; observe the restart's event next. The
+    /// same call takes a durable copy: `copy.restore_tables(&workspace)`.
     ///
     /// An error, with nothing changed, if `durable` holds more facts, steps or lessons than
     /// this workspace has room for.
@@ -352,16 +389,16 @@ impl<St: Storage> Workspace<St> {
         self.experience.load(lesson, query)
     }
 
-    /// Applies one action: see the [module docs](self). Deterministic, total, and a refused
+    /// Applies one action: see the [type docs](Workspace). Deterministic, total, and a refused
     /// action changes nothing.
     pub fn apply(&mut self, action: &Action<'_>) -> Result<Outcome, ApplyError> {
-        let plan = self.plan(action)?;
-        Ok(self.commit(plan))
+        let staged = self.stage(action)?;
+        Ok(self.apply_staged(staged))
     }
 
     /// Whether `apply(action)` would succeed, without changing anything.
     pub fn check(&self, action: &Action<'_>) -> Result<(), ApplyError> {
-        self.plan(action).map(|_| ())
+        self.stage(action).map(|_| ())
     }
 
     fn field(&self, n: u8) -> Result<&crate::event::FieldBuf, ApplyError> {
@@ -421,7 +458,7 @@ impl<St: Storage> Workspace<St> {
         }
     }
 
-    fn plan(&self, action: &Action<'_>) -> Result<Plan, ApplyError> {
+    fn stage(&self, action: &Action<'_>) -> Result<Staged, ApplyError> {
         if self.finished.is_some() {
             return Err(ApplyError::Finished);
         }
@@ -562,16 +599,16 @@ impl<St: Storage> Workspace<St> {
             },
             Action::Finish { success } => Resolved::Finish { success: *success },
         };
-        Ok(Plan { cost, change })
+        Ok(Staged { cost, change })
     }
 
-    fn commit(&mut self, plan: Plan) -> Outcome {
-        self.spent += u32::from(plan.cost);
+    fn apply_staged(&mut self, staged: Staged) -> Outcome {
+        self.spent += u32::from(staged.cost);
         self.clock = self.clock.wrapping_add(1);
         let now = self.clock;
         // Slot indices fit u16: capacities are validated at construction.
         let s16 = |i: usize| i as u16;
-        match plan.change {
+        match staged.change {
             Resolved::Call(call) => {
                 self.last_act = Some(call.tool);
                 Outcome::Call(call)
@@ -592,7 +629,7 @@ impl<St: Storage> Workspace<St> {
                     set_at: now,
                     confirmed_at: now,
                 };
-                // Checked not full in `plan`.
+                // Checked not full in `stage`.
                 let slot = self.belief.table.push(fact).unwrap_or_default();
                 Outcome::Tracked {
                     slot: s16(slot),
@@ -761,8 +798,8 @@ impl<St: Storage> Workspace<St> {
     }
 }
 
-/// A checked action, resolved against the state; committing it cannot fail.
-struct Plan {
+/// A checked action, resolved against the state; applying it cannot fail.
+struct Staged {
     cost: u16,
     change: Resolved,
 }
@@ -841,6 +878,10 @@ where
             experience: self.experience.clone(),
         }
     }
+}
+
+impl MaxEncoded for Config {
+    const BOUND: usize = u16::BOUND + u32::BOUND + Costs::BOUND;
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! Every action and every error path of `Workspace::apply`, and that a refused action changes
 //! nothing.
 
-use evoharness_core::action::Verb;
 use evoharness_core::snapshot;
 use evoharness_core::{
     Action, ApplyError, Arg, Change, Commit, Config, Costs, Event, EventKind, InlineWorkspace, Key,
-    KeyArg, Note, Outcome, Provenance, Status, StepRef, StepVerb, Track, Value, ValueRef,
+    KeyArg, Note, Outcome, Provenance, Status, StepRef, StepVerb, Track, Value, ValueRef, Verb,
 };
 
 type Ws = InlineWorkspace<4, 4, 3>;

@@ -9,18 +9,14 @@ use core::fmt::Debug;
 
 use serde::{Deserialize, Serialize};
 
-use evoharness_core::belief::Fact;
-use evoharness_core::experience::Lesson;
 use evoharness_core::obs::{self, Layout, Segment, Source, Template, Width};
-use evoharness_core::progress::Step;
 use evoharness_core::snapshot::{self, SnapshotError};
-use evoharness_core::value::{Blob, Key, Text};
-use evoharness_core::wire::{COBS_FRAME_MAX, DecodeError, FRAME_MAX, VERSION};
+use evoharness_core::wire::{COBS_FRAME_MAX, DecodeError, FRAME_MAX, Frame, Message, VERSION};
 use evoharness_core::{
-    ARGS_MAX, Action, ApplyError, Arg, CAPACITY_MAX, Capacities, Change, Commit, Config, Event,
-    EventBuf, EventKind, FIELDS_MAX, Field, Frame, InlineWorkspace, KEY_MAX, KeyArg, Message, Note,
-    Outcome, Provenance, RECALL_MAX, REMOVE_MAX, Recalled, Status, StepRef, StepVerb, Storage,
-    TEXT_MAX, TOOLS_MAX, ToolCall, Track, Value, ValueRef, Workspace,
+    ARGS_MAX, Action, ApplyError, Arg, Blob, CAPACITY_MAX, Capacities, Change, Commit, Config,
+    Event, EventBuf, EventKind, FIELDS_MAX, Fact, Field, InlineWorkspace, KEY_MAX, Key, KeyArg,
+    Lesson, Note, Outcome, Provenance, RECALL_MAX, REMOVE_MAX, Recalled, Status, Step, StepRef,
+    StepVerb, Storage, TEXT_MAX, TOOLS_MAX, Text, ToolCall, Track, Value, ValueRef, Workspace,
 };
 
 fn hex(b: &[u8]) -> String {

@@ -7,10 +7,8 @@ use std::cell::Cell;
 
 use evoharness_core::obs::Layout;
 use evoharness_core::script::{self, Scratch};
-use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX};
-use evoharness_core::{
-    Config, Frame, HeapWorkspace, InlineWorkspace, Message, Workspace, snapshot,
-};
+use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX, Frame, Message};
+use evoharness_core::{Config, HeapWorkspace, InlineWorkspace, Workspace, snapshot};
 
 struct Counting;
 

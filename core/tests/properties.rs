@@ -3,10 +3,8 @@
 
 use evoharness_core::obs::Layout;
 use evoharness_core::script::{self, Scratch};
-use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX};
-use evoharness_core::{
-    Config, Frame, HeapWorkspace, InlineWorkspace, Message, Storage, Workspace, snapshot,
-};
+use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX, Frame, Message};
+use evoharness_core::{Config, HeapWorkspace, InlineWorkspace, Storage, Workspace, snapshot};
 use proptest::prelude::*;
 
 fn cases() -> ProptestConfig {

@@ -7,8 +7,9 @@
 //! operation that capacities hold, the mask agrees with `apply`, refused actions change
 //! nothing, snapshots round-trip to identical bytes and the observation is finite.
 
+use evoharness_core::obs::Layout;
 use evoharness_core::script::{self, Scratch, Stats};
-use evoharness_core::{Config, Costs, HeapWorkspace, Layout, Storage, Workspace, snapshot};
+use evoharness_core::{Config, Costs, HeapWorkspace, Storage, Workspace, snapshot};
 
 /// How many bytes choose the workspace.
 pub const HEADER: usize = 5;

@@ -32,11 +32,12 @@
 //!
 //! [`Op`] writes such inputs, for the seed corpus.
 
+use evoharness_core::obs::Layout;
 use evoharness_core::script;
 use evoharness_core::wire::FRAME_MAX;
 use evoharness_core::{
     Action, Capacities, Config, EventBuf, EventKind, FIELDS_MAX, FieldBuf, InlineWorkspace, KeyBuf,
-    Layout, Value, heapless, snapshot,
+    Value, heapless, snapshot,
 };
 
 use crate::apply::COSTS;
@@ -370,7 +371,7 @@ pub fn encode(config: u8, ops: &[Op]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use evoharness_core::Template;
+    use evoharness_core::obs::Template;
 
     #[test]
     fn the_layout_fits_a_byte_and_the_mask_buffer() {

@@ -541,7 +541,7 @@ fn apply(s: &mut Script<'_>, ws: *mut evoharness_workspace) {
     }
     if st == S::Ok {
         assert!(len <= cap, "an outcome of {len} bytes in {cap}");
-        evoharness_core::Frame::decode(&out[..len]).expect("the outcome frame decodes");
+        evoharness_core::wire::Frame::decode(&out[..len]).expect("the outcome frame decodes");
     }
 }
 

@@ -22,11 +22,9 @@
 use std::sync::LazyLock;
 
 use evoharness_core::script;
-use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX};
-use evoharness_core::{
-    Config, DecodeError, Frame, HeapWorkspace, InlineWorkspace, SnapshotError, Storage, Workspace,
-    snapshot,
-};
+use evoharness_core::snapshot::{self, SnapshotError};
+use evoharness_core::wire::{COBS_FRAME_MAX, DecodeError, FRAME_MAX, Frame};
+use evoharness_core::{Config, HeapWorkspace, InlineWorkspace, Storage, Workspace};
 
 use crate::session;
 

@@ -25,11 +25,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use evoharness_core::obs::Source;
-use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX};
-use evoharness_core::{
-    Action, Capacities, Frame, Layout, Message, StepVerb, Storage, Template, Workspace,
-};
+use evoharness_core::obs::{Layout, Source, Template};
+use evoharness_core::wire::{COBS_FRAME_MAX, FRAME_MAX, Frame, Message};
+use evoharness_core::{Action, Capacities, StepVerb, Storage, Workspace};
 
 use crate::apply::{HEADER, Setup};
 use crate::apply_fast::{self, Op};
@@ -510,7 +508,7 @@ fn apply_seeds() -> Vec<Seed> {
 /// `apply_fast` inputs ([`apply_fast::encode`]).
 fn apply_fast_seeds() -> Vec<Seed> {
     use apply_fast::Val::{Bool, Float, Int, Text};
-    use evoharness_core::Template as T;
+    use evoharness_core::obs::Template as T;
 
     let layout = Layout::new(apply_fast::CAPACITIES);
     let t = |t: T| {
@@ -705,7 +703,8 @@ fn checkpoint_seeds() -> Vec<Seed> {
 /// `c_abi` inputs: scripts of C calls ([`c_abi::Writer`]).
 fn c_abi_seeds() -> Vec<Seed> {
     use c_abi::Writer;
-    use evoharness_core::{Action, EventKind, Frame, Message, ValueRef};
+    use evoharness_core::wire::{Frame, Message};
+    use evoharness_core::{Action, EventKind, ValueRef};
 
     let encode = |m: Message<'_>| {
         let mut buf = [0; evoharness_core::wire::FRAME_MAX];

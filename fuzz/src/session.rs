@@ -5,10 +5,9 @@
 //! interpreter, and of the non-empty workspaces that `decode` restores into, so that a restore
 //! which wrongly clears a table cannot hide behind an empty one.
 
-use evoharness_core::value::{Blob, Key, Text};
 use evoharness_core::{
-    Action, ApplyError, Arg, Commit, Event, EventKind, KeyArg, Note, Outcome, StepRef, StepVerb,
-    Storage, Track, ValueRef, Workspace,
+    Action, ApplyError, Arg, Blob, Commit, Event, EventKind, Key, KeyArg, Note, Outcome, StepRef,
+    StepVerb, Storage, Text, Track, ValueRef, Workspace,
 };
 
 /// One thing the session does.

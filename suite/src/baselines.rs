@@ -15,9 +15,9 @@
 
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, TaskKind, WAIT};
-use evoharness_core::obs::{Layout, Source, hash01};
+use evoharness_core::obs::{Layout, Source, Template, hash01};
 use evoharness_core::{
-    Action, Arg, Capacities, EventBuf, EventKind, HeapWorkspace, StepVerb, Template, Value,
+    Action, Arg, Capacities, EventBuf, EventKind, HeapWorkspace, StepVerb, Value,
 };
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Needs, Result, View};

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
-use evoharness_core::Template;
+use evoharness_core::obs::Template;
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Result, StepReport};
 

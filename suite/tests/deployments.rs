@@ -418,7 +418,7 @@ fn a_training_environment_runs_each_deployment_as_evaluation_does() {
 
 #[test]
 fn the_commit_cadence_is_what_a_policy_sees() {
-    use evoharness_core::Template;
+    use evoharness_core::obs::Template;
     use evoharness_core::obs::hash01;
     // `:commit-K` commits a landed id whose observed hash is below 1/K: a track of the id,
     // then the cursor while that fact is fresh, and never a second cursor for the same id.

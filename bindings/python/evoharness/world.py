@@ -471,7 +471,7 @@ _VERBS = ("act", "track", "commit", "recall", "note", "finish")
 
 class Templates:
     """Indices of the layout's action templates, for scripts and teachers: the table order of
-    the core's structured-v1 layout (``core/src/obs.rs``), checked against the library's
+    the core's structured-v1 layout (``core/src/obs/template.rs``), checked against the library's
     ``templates`` list when made."""
 
     def __init__(self, lay: dict):

@@ -27,11 +27,10 @@
 use core::fmt;
 
 use evoharness_core::obs::{Layout, Template};
-use evoharness_core::progress::StepVerb;
 use evoharness_core::wire::{self, Frame, Message};
 use evoharness_core::{
-    Action, Arg, Blob, Commit, Event, EventKind, Key, KeyArg, Note, Outcome, StepRef, Storage,
-    Text, Track, ValueRef, Workspace,
+    Action, Arg, Blob, Commit, Event, EventKind, Key, KeyArg, Note, Outcome, StepRef, StepVerb,
+    Storage, Text, Track, ValueRef, Workspace,
 };
 
 /// The script's seed: the stand-in policy's picks and the world's answers follow from it.

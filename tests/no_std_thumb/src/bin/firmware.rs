@@ -12,13 +12,12 @@
 use core::hint::black_box;
 
 use cortex_m_rt::entry;
-use evoharness_core::obs::Template;
-use evoharness_core::progress::StepVerb;
+use evoharness_core::obs::{Layout, Template};
 use evoharness_core::snapshot;
 use evoharness_core::wire::{self, Frame, Message};
 use evoharness_core::{
     Action, ApplyError, Arg, Capacities, Commit, Config, Event, EventKind, InlineWorkspace, Key,
-    KeyArg, Layout, Note, StepRef, Text, Track, ValueRef,
+    KeyArg, Note, StepRef, StepVerb, Text, Track, ValueRef,
 };
 use evoharness_no_std_thumb::{check, halt, ok};
 

@@ -1,50 +1,12 @@
-//! Where a workspace keeps its tables, and the fixed-capacity table itself.
+//! The fixed-capacity table each part of a workspace keeps its items in.
 //!
-//! A workspace is generic over a [`Storage`]: [`Inline`] puts every table in the workspace value
-//! with capacities as const generics (no allocator needed, checked at compile time); `Heap`
-//! (feature `alloc`) lets a host choose capacities at run time and allocates each table once, at
-//! construction. Either way a table never grows: pushing into a full one hands the item back.
-
-use crate::belief::Fact;
-use crate::experience::Lesson;
-use crate::progress::Step;
+//! A [`Table`] is generic over its item and over its [`Slots`]: an inline array (no allocator
+//! needed, capacity checked at compile time) or a boxed slice allocated once. Either way a table
+//! never grows: pushing into a full one hands the item back.
 
 /// Slots of a table: a fixed-length slice, owned by the workspace.
 pub trait Slots<T>: AsRef<[T]> + AsMut<[T]> {}
 impl<T, S: AsRef<[T]> + AsMut<[T]>> Slots<T> for S {}
-
-/// How a workspace stores its three tables.
-pub trait Storage {
-    /// Belief facts.
-    type Facts: Slots<Fact>;
-    /// Progress steps.
-    type Steps: Slots<Step>;
-    /// Experience lessons.
-    type Lessons: Slots<Lesson>;
-}
-
-/// Tables inline in the workspace, capacities fixed at compile time: `F` facts, `S` steps, `L`
-/// lessons. Each must be between 1 and [`crate::CAPACITY_MAX`].
-#[derive(Debug)]
-pub struct Inline<const F: usize, const S: usize, const L: usize>;
-
-impl<const F: usize, const S: usize, const L: usize> Storage for Inline<F, S, L> {
-    type Facts = [Fact; F];
-    type Steps = [Step; S];
-    type Lessons = [Lesson; L];
-}
-
-/// Tables on the heap, capacities chosen at run time; allocated once, at construction.
-#[cfg(feature = "alloc")]
-#[derive(Debug)]
-pub struct Heap;
-
-#[cfg(feature = "alloc")]
-impl Storage for Heap {
-    type Facts = alloc::boxed::Box<[Fact]>;
-    type Steps = alloc::boxed::Box<[Step]>;
-    type Lessons = alloc::boxed::Box<[Lesson]>;
-}
 
 /// A fixed-capacity, order-keeping table over slots that exist from the start.
 #[derive(Clone, Debug)]
