@@ -164,6 +164,7 @@ struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
+    #[inline]
     fn new(out: &'a mut [f32], seg: &Segment, row: usize) -> Self {
         let i = seg.offset + row * seg.width;
         Self {
@@ -173,16 +174,19 @@ impl<'a> Writer<'a> {
         }
     }
 
+    #[inline]
     fn put(&mut self, x: f32) {
         self.out[self.i] = x;
         self.i += 1;
     }
 
+    #[inline]
     fn flag(&mut self, b: bool) {
         self.put(f32::from(u8::from(b)));
     }
 
     /// `n` floats, 1 at `hot` (if it is below `n`), else 0.
+    #[inline]
     fn one_hot(&mut self, hot: Option<usize>, n: usize) {
         if let Some(h) = hot.filter(|&h| h < n) {
             self.out[self.i + h] = 1.0;
@@ -190,6 +194,7 @@ impl<'a> Writer<'a> {
         self.i += n;
     }
 
+    #[inline]
     fn done(self) {
         debug_assert_eq!(
             self.i, self.end,
@@ -197,6 +202,7 @@ impl<'a> Writer<'a> {
         );
     }
 
+    #[inline]
     fn value(&mut self, v: &Value) {
         self.one_hot(Some(v.kind() as usize), ValueKind::COUNT);
         self.put(scalar(v));

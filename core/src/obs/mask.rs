@@ -134,15 +134,22 @@ struct MaskWriter<'a> {
 
 impl MaskWriter<'_> {
     /// `n` entries, all `ok`.
+    #[inline]
     fn run(&mut self, n: usize, ok: bool) {
         if ok {
-            self.out[self.i..self.i + n].fill(1);
+            // Most runs are one template: a store, not a call to `memset`.
+            if n == 1 {
+                self.out[self.i] = 1;
+            } else {
+                self.out[self.i..self.i + n].fill(1);
+            }
             self.legal += n;
         }
         self.i += n;
     }
 
     /// `n` entries of which the first `present` are `ok` and the rest are not.
+    #[inline]
     fn prefix(&mut self, n: usize, present: usize, ok: bool) {
         let p = present.min(n);
         if ok {
