@@ -1,5 +1,5 @@
 """Environment steps per second: a world written in Python (tests/test_world.py's three-tool
-invoice world) through HarnessEnv, against the suite's Rust worlds through VecEnv.
+invoice world) through VecEnv.from_worlds, against the suite's Rust worlds through VecEnv.
 
     EVOHARNESS_LIB=.../no-tract/release/libevoharness_suite.so python bindings/python/bench_world.py
 """
@@ -25,7 +25,7 @@ def rate(env, pick, steps=300):
 
 
 def main(n=32):
-    h = evoharness.HarnessEnv(Scripted, n, budget=60)
+    h = evoharness.VecEnv.from_worlds(Scripted, n, budget=60)
     acts = np.zeros(n, np.uint32)
 
     def script(env):

@@ -15,9 +15,10 @@ Training for your own world (needs torch, onnx, onnxruntime): ``python -m evohar
 
 from ._native import EvoharnessError, library_path
 from .experience import ExperienceStore
-from .vec_env import SCENARIOS, TASKS, TEACHERS, VecEnv, layout, suite_capacities, suite_layout
+from .vec_env import (SCENARIOS, TASKS, TEACHERS, HarnessEnv, VecEnv, layout, suite_capacities,
+                      suite_layout)
 from .workspace import Workspace
-from .world import Event, HarnessEnv, TeacherError, Templates, WorldError
+from .world import Event, TeacherError, Templates, WorldError
 
 
 def version() -> str:

@@ -29,7 +29,8 @@ import pathlib
 
 import numpy as np
 
-from .world import Event, HarnessEnv, TeacherError, check_event, intent_json
+from .vec_env import VecEnv
+from .world import Event, TeacherError, check_event, intent_json
 
 FORMAT = "evoharness-demos-v1"
 
@@ -150,7 +151,7 @@ def replay(factory, settings: dict, episodes: list[dict], name: str = "demos"):
     when an event differs from the world's or an action is not legal there."""
     obs, masks, acts, stats = [], [], [], []
     for ep in episodes:
-        env = HarnessEnv(factory, 1, seed=ep["seed"], **settings)
+        env = VecEnv.from_worlds(factory, 1, seed=ep["seed"], **settings)
         try:
             if ep["tools"] is not None and list(ep["tools"]) != env.tools:
                 raise DemoError(f"{name}:{ep['line']}: recorded with the tools {ep['tools']}; "
@@ -192,7 +193,7 @@ def record(factory, teacher, seeds, path, settings: dict) -> list[dict]:
     stats = []
     with open(path, "w") as f:
         for k, seed in enumerate(seeds):
-            env = HarnessEnv(factory, 1, seed=int(seed), **settings)
+            env = VecEnv.from_worlds(factory, 1, seed=int(seed), **settings)
             try:
                 f.write(json.dumps({"type": "episode", "episode": k, "seed": int(seed),
                                     "format": FORMAT, "tools": env.tools,

@@ -7,9 +7,9 @@
   ``evoharness_agent_*`` loop (what a C or C++ product runs), greedy, with the Python world
   serving the tools as a callback world. ONNX Runtime comes from the ``onnxruntime`` package
   (or ``$EVOHARNESS_ORT_LIB``). ``--via env`` runs it instead on the library's vectorised
-  environment (observations and masks from ``HarnessEnv``, the network in ONNX Runtime's
+  environment (observations and masks from ``VecEnv.from_worlds``, the network in ONNX Runtime's
   Python API): the same episodes, a cross-check. (One agent runs the seeds in order and keeps
-  its Experience from task to task, as each environment of ``HarnessEnv`` does with its own
+  its Experience from task to task, as each environment of ``VecEnv.from_worlds`` does with its own
   seeds; a policy that notes lessons can therefore differ a little between the two.)
 - ``teacher:MODULE:CALLABLE`` runs a teacher's high-level actions, mapped by the library.
 - ``random`` picks a legal template uniformly (seeded by ``--rng-seed``).
@@ -59,15 +59,15 @@ def policy_agent(path, factory, settings, seeds) -> list[dict]:
 
 
 def _env_rows(factory, settings, seeds, choose) -> list[dict]:
-    """Episodes on HarnessEnv, one environment per seed (so any range of seeds works)."""
-    from .world import HarnessEnv
+    """Episodes on VecEnv.from_worlds, one environment per seed (so any range of seeds works)."""
+    from .vec_env import VecEnv
 
     rows = []
     n = 16
     for start in range(0, len(seeds), n):
         chunk = seeds[start: start + n]
-        # HarnessEnv runs seed `seed + i` in environment i (group 1) for the first episode.
-        env = HarnessEnv(factory, len(chunk), seed=chunk[0], **settings)
+        # VecEnv.from_worlds runs seed `seed + i` in environment i (group 1) for the first episode.
+        env = VecEnv.from_worlds(factory, len(chunk), seed=chunk[0], **settings)
         try:
             got: dict[int, dict] = {}
             while len(got) < len(chunk):
@@ -82,7 +82,7 @@ def _env_rows(factory, settings, seeds, choose) -> list[dict]:
 
 
 def policy_env(path, factory, settings, seeds) -> list[dict]:
-    """Episodes on HarnessEnv with the ONNX network run by ONNX Runtime's Python API."""
+    """Episodes on VecEnv.from_worlds with the ONNX network run by ONNX Runtime's Python API."""
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", default="1000000..1000200", help="A..B (default 1000000..1000200)")
     ap.add_argument("--horizon", type=int, help="the step budget (default: the world's `budget`)")
     ap.add_argument("--via", choices=("agent", "env"), default="agent",
-                    help="a policy through the embedded agent (default) or on HarnessEnv")
+                    help="a policy through the embedded agent (default) or on VecEnv.from_worlds")
     ap.add_argument("--rng-seed", type=int, default=0, help="the random agent's generator")
     ap.add_argument("--json", action="store_true", help="one JSON object")
     ap.add_argument("--min-success", type=float, help="exit 1 below this success rate")

@@ -1,5 +1,5 @@
 """Gymnasium vector environments over :class:`evoharness.VecEnv` (the suite's tasks) and
-:class:`evoharness.HarnessEnv` (worlds written in Python); needs ``gymnasium`` 1.x.
+:meth:`evoharness.VecEnv.from_worlds` (worlds written in Python); needs ``gymnasium`` 1.x.
 
 Observations are dicts: ``observation`` (the structured-v1 floats) and ``action_mask`` (1 =
 legal template). Actions are template indices. An episode that ends is reset in the same
@@ -22,12 +22,12 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("evoharness.gym needs gymnasium (pip install gymnasium)") from e
 
 from .vec_env import VecEnv
-from .world import HarnessEnv
 
 
 def _step(wrapper, env, actions):
-    """One Gymnasium step of `env` (a VecEnv or a HarnessEnv): same-step autoreset, an episode
-    that ended without `finish` is truncated, episode stats in ``infos["episode"]``."""
+    """One Gymnasium step of `env` (a VecEnv, of the suite or of Python worlds): same-step
+    autoreset, an episode that ended without `finish` is truncated, episode stats in
+    ``infos["episode"]``."""
     env.step(np.asarray(actions, dtype=np.uint32))
     done = env.done.astype(bool)
     terminated = np.zeros(wrapper.num_envs, bool)
@@ -86,15 +86,15 @@ class SuiteVectorEnv(VectorEnv):
 
 class HarnessVectorEnv(VectorEnv):
     """``num_envs`` environments over worlds written in Python (``factory`` and the keyword
-    arguments as :class:`evoharness.HarnessEnv`'s), as a Gymnasium ``VectorEnv``. The
-    :class:`~evoharness.HarnessEnv` is :attr:`harness` (its worlds, layout and templates);
-    ``infos["episode"]`` holds :meth:`~evoharness.HarnessEnv.last_episode`'s dicts."""
+    arguments as :meth:`evoharness.VecEnv.from_worlds`), as a Gymnasium ``VectorEnv``. The
+    :class:`~evoharness.VecEnv` is :attr:`harness` (its worlds, layout and templates);
+    ``infos["episode"]`` holds :meth:`~evoharness.VecEnv.last_episode`'s dicts."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, factory, num_envs: int, **kwargs):
         self._factory, self._kwargs = factory, kwargs
-        self.harness = HarnessEnv(factory, num_envs, **kwargs)
+        self.harness = VecEnv.from_worlds(factory, num_envs, **kwargs)
         self.num_envs = num_envs
         n_obs, n_act = self.harness.obs_len, self.harness.actions
         self.single_observation_space = spaces.Dict({
@@ -112,7 +112,7 @@ class HarnessVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         if seed is not None:
             self.harness.close()
-            self.harness = HarnessEnv(self._factory, self.num_envs,
+            self.harness = VecEnv.from_worlds(self._factory, self.num_envs,
                                       **{**self._kwargs, "seed": int(seed)})
         self.harness.observe()
         return self._obs(), {}

@@ -29,7 +29,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .world import HarnessEnv, TeacherError, teacher_arity
+from .vec_env import VecEnv
+from .world import TeacherError, teacher_arity
 
 TRAIN_SEED = 0
 RL_SEED = 200_000
@@ -259,7 +260,7 @@ def load_object(spec: str, what: str = "object"):
 
 def world_settings(factory, horizon: int | None = None, capacities: dict | None = None) -> dict:
     """A world's defaults (its class attributes ``budget`` and ``capacities``, when it has
-    them), overridden by what is given: the keyword arguments of :class:`HarnessEnv`."""
+    them), overridden by what is given: the keyword arguments of :meth:`VecEnv.from_worlds`."""
     probe = factory()
     caps = dict(getattr(probe, "capacities", None) or {})
     caps.update(capacities or {})
@@ -290,19 +291,19 @@ def episode_row(e: dict) -> dict:
 # --- What training runs on -------------------------------------------------------------------
 
 class WorldSource:
-    """Worlds written in Python (any ``factory`` :class:`HarnessEnv` takes): one kind of
-    environment, labelled by a Python ``teacher`` (see :meth:`HarnessEnv.teacher_action`)."""
+    """Worlds written in Python (any ``factory`` :meth:`VecEnv.from_worlds` takes): one kind of
+    environment, labelled by a Python ``teacher`` (see :meth:`VecEnv.teacher_action`)."""
 
     kinds = ("world",)
 
     def __init__(self, factory, settings: dict, teacher=None):
         self.factory, self.settings, self.teacher = factory, settings, teacher
-        probe = HarnessEnv(factory, 1, **settings)
+        probe = VecEnv.from_worlds(factory, 1, **settings)
         self.layout, self.tools = probe.layout, probe.tools
         probe.close()
 
     def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
-        return HarnessEnv(self.factory, n, seed=seed, group=group, **self.settings)
+        return VecEnv.from_worlds(self.factory, n, seed=seed, group=group, **self.settings)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         return teacher_labels(env, self.teacher)
@@ -412,7 +413,6 @@ class SuiteSource:
             self.settings["also_horizons"] = [int(h) for h in also_horizons]
 
     def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
-        from .vec_env import VecEnv
 
         task, _, h = kind.partition("@")
         orgs = (self.ORGANISATIONS_V3 if self.rotate else self.ORGANISATIONS)[split]
@@ -543,7 +543,7 @@ def fit(net, opt, buf: Buffer, epochs: int, batch: int, rng) -> float:
     return float(np.mean(losses[-50:])) if losses else 0.0
 
 
-def teacher_labels(env: HarnessEnv, teacher) -> tuple[np.ndarray, int]:
+def teacher_labels(env: VecEnv, teacher) -> tuple[np.ndarray, int]:
     """The teacher's template in every environment, -1 where its action is not legal there
     (a state only the learner's own mistakes reach): those states get no label."""
     labels = np.full(env.n, -1, np.int64)

@@ -1,4 +1,5 @@
-"""The task suite's vectorised environment, stepped through the C library into numpy arrays."""
+"""Many environments stepped together through the C library into numpy arrays: the task
+suite's (:class:`VecEnv`) or worlds written in Python (:meth:`VecEnv.from_worlds`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from ctypes import c_float, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 import numpy as np
 
 from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvInfo, check, lib, ptr
+from . import world as _world
+from .world import FIELDS_MAX, STATUS_WORLD, Event, TeacherError, Templates, WorldError
 
 #: The suite's tasks and their ``evoharness_task`` codes.
 TASKS = {"migration": 0, "records": 1, "orchestration": 2}
@@ -54,24 +57,29 @@ def _range(organisations) -> range:
 
 
 class VecEnv(Handle):
-    """``n`` environments of one task, stepped together (see the suite's ``vec_env`` module).
+    """``n`` environments stepped together (see the suite's ``vec_env`` module), made in one of
+    two ways: ``VecEnv(task, horizon, n, ...)`` runs the task suite's simulators, and
+    :meth:`VecEnv.from_worlds` runs worlds written in Python. Both step, observe, label and
+    copy alike.
 
-    Environment ``i`` runs organisation ``organisations[0] + g % len(organisations)`` with
-    ``g = i // group``, and for its ``k``-th episode seed ``seed + g + k * (n // group)``; an
-    environment whose episode ends is reset at once. ``organisations`` is a range, or a count
-    (``range(count)``); ``families`` is its old name. ``obs`` (float32, ``[n, obs_len]``),
-    ``mask`` (uint8, ``[n, actions]``), ``reward`` (float32, ``[n]``) and ``done`` (uint8,
-    ``[n]``) are owned by this object and overwritten by every call. ``scenario`` is the suite's
-    version, ``"v1"``, ``"v2"`` (tasks where no hand-written rule is optimal; each
-    environment's agent then has an experience store, kept across its episodes) or ``"v3"``
-    (v2 in the deployment each organisation draws: each agent pays its deployment's prices, is
-    renewed after its store lifetime, and its machine crashes back to its last commit; the
-    first event carries the deployment's card). The ``fixed-best`` teacher is v3's best single
-    rule, tuned on training organisations, keeping the deployment's card in Belief without
-    acting on it; the ``retuned`` teacher is, in each environment, the rule's setting that
-    earns the most in that environment's own organisation (tuned there on first request, on
-    episodes no evaluation uses), keeping the card the same way: it reads no card, it measured
-    the deployment as reward.
+    ``obs`` (float32, ``[n, obs_len]``), ``mask`` (uint8, ``[n, actions]``), ``reward``
+    (float32, ``[n]``) and ``done`` (uint8, ``[n]``) are owned by this object and overwritten
+    by every call.
+
+    **The suite** (this constructor): environment ``i`` runs organisation
+    ``organisations[0] + g % len(organisations)`` with ``g = i // group``, and for its ``k``-th
+    episode seed ``seed + g + k * (n // group)``; an environment whose episode ends is reset at
+    once. ``organisations`` is a range, or a count (``range(count)``); ``families`` is its old
+    name. ``scenario`` is the suite's version, ``"v1"``, ``"v2"`` (tasks where no hand-written
+    rule is optimal; each environment's agent then has an experience store, kept across its
+    episodes) or ``"v3"`` (v2 in the deployment each organisation draws: each agent pays its
+    deployment's prices, is renewed after its store lifetime, and its machine crashes back to
+    its last commit; the first event carries the deployment's card). The ``fixed-best``
+    teacher is v3's best single rule, tuned on training organisations, keeping the
+    deployment's card in Belief without acting on it; the ``retuned`` teacher is, in each
+    environment, the rule's setting that earns the most in that environment's own
+    organisation (tuned there on first request, on episodes no evaluation uses), keeping the
+    card the same way: it reads no card, it measured the deployment as reward.
 
     ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
     environment's agent is replaced by one that knows nothing (an empty working set and
@@ -90,6 +98,8 @@ class VecEnv(Handle):
         if int(lifetime) < 0:
             raise ValueError(f"lifetime is a number of episodes (0: forever), not {lifetime}")
         orgs = _range(organisations if families is None else families)
+        self._bridges = None
+        self.worlds = None
         handle = c_void_p()
         check(lib().evoharness_vec_env_new_grouped(
             TASKS[task] | SCENARIOS[scenario], horizon, n, group, orgs.start, len(orgs), seed,
@@ -97,12 +107,102 @@ class VecEnv(Handle):
         self._h = handle
         check(lib().evoharness_vec_env_set_lifetime(handle, int(lifetime)))
         self.lifetime = int(lifetime)
-        info = VecEnvInfo()
-        check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
-        self.task, self.horizon, self.n, self.group = task, horizon, info.n, info.group
+        self.task, self.horizon = task, horizon
         self.scenario = scenario
         self.organisations = orgs
+        self._arrays(handle)
+
+    @classmethod
+    def from_worlds(cls, factory, n: int, *, capacities: dict | None = None,
+                    costs: dict | None = None, budget: int | None = None,
+                    horizon: int | None = None, seed: int = 0, group: int = 1) -> "VecEnv":
+        """``n`` environments over worlds written in Python (:mod:`evoharness.world`), stepped
+        through the C library (``evoharness_vec_env_new_worlds``): the library's workspace,
+        harness actions, budget, costs, observation, mask and reward over the worlds' tools and
+        judges.
+
+        ``factory()`` makes one world (a class works); it is called ``n`` times. ``capacities``
+        (``facts``, ``steps``, ``lessons``; default 16, 8, 4) size the workspace, and with the
+        worlds' tool count they give the layout (:attr:`layout`, :attr:`templates`). ``budget``
+        (``horizon`` is another name for it) is an episode's step budget; ``costs`` maps verbs
+        (act, track, commit, recall, note, finish) to their cost (default 1, finish 0).
+        Environment ``i`` in group ``g = i // group`` runs, for its ``k``-th episode, seed
+        ``seed + g + k * (n // group)``; an episode that ends (finished, or budget spent) is
+        reset at once. A failing world raises :class:`~evoharness.WorldError`."""
+        if budget is not None and horizon is not None and budget != horizon:
+            raise ValueError("give budget or horizon (the same thing), not both")
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"n is {n!r}: at least 1 environment")
+        caps = dict(_world._DEFAULT_CAPS)
+        for k, v in (capacities or {}).items():
+            if k not in _world._DEFAULT_CAPS:
+                raise ValueError(f"unknown capacity {k!r}: facts, steps or lessons (the tools "
+                                 "are the world's)")
+            caps[k] = v
+        self = cls.__new__(cls)
+        self._h = None
+        self.worlds = [factory() for _ in range(n)]
+        bridges = []
+        for i, w in enumerate(self.worlds):
+            try:
+                bridges.append(_world._Bridge(w, i))
+            except (TypeError, ValueError) as e:
+                raise WorldError(0, f"world {i}: {e}") from e
+        tools = bridges[0].tools
+        for b in bridges[1:]:
+            if b.tools != tools:
+                raise WorldError(0, f"world {b.index} has the tools {b.tools}; world 0 has "
+                                 f"{tools}: every world of one environment needs the same")
+        self.tools = tools
+        self._bridges = bridges
+        handles = []
+        try:
+            for b in bridges:
+                handles.append(_world._make_world(b))
+        except BaseException:
+            for h in handles:
+                _world._lib().evoharness_world_free(h)
+            raise
+        l = _world._lib()
+        cfg = _world._VecEnvConfig()
+        check(l.evoharness_vec_env_config_default(ctypes.byref(cfg)))
+        cfg.capacities = Capacities(caps["facts"], caps["steps"], caps["lessons"], len(tools))
+        if budget is not None or horizon is not None:
+            cfg.budget = budget if budget is not None else horizon
+        for k, v in (costs or {}).items():
+            if k not in _world._VERBS:
+                raise ValueError(f"unknown verb {k!r} in costs: {', '.join(_world._VERBS)}")
+            setattr(cfg.costs, k, v)
+        cfg.seed, cfg.group = seed, group
+        arr = (c_void_p * n)(*handles)
+        handle = c_void_p()
+        status = l.evoharness_vec_env_new_worlds(arr, n, ctypes.byref(cfg), ctypes.byref(handle))
+        if any(arr[i] for i in range(n)):  # refused before taking them: still ours
+            for i in range(n):
+                if arr[i]:
+                    l.evoharness_world_free(arr[i])
+        self._check(status)
+        self._h = handle
+        _world._LIVE.add(self)
+        self.capacities = {**caps, "tools": len(tools)}
+        self.budget = cfg.budget
+        self.layout = layout(caps["facts"], caps["steps"], caps["lessons"], len(tools))
+        self.templates = Templates(self.layout)
+        self._judged: list[dict | None] = [None] * n
+        #: Per environment, what its episode's `track` actions put in Belief (key -> value),
+        #: as this object saw them: what a teacher with memory reads (see `teacher_actions`).
+        self.tracked: list[dict] = [{} for _ in range(n)]
+        self._track0 = self.templates.start["track"]
+        self._arrays(handle)
+        return self
+
+    def _arrays(self, handle) -> None:
+        """The sizes from the library, the arrays, and the first observation."""
+        info = VecEnvInfo()
+        check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
+        self.n, self.group = info.n, info.group
         self.obs_len, self.actions = info.obs_len, info.actions
+        n = self.n
         self.obs = np.zeros((n, self.obs_len), np.float32)
         self.mask = np.zeros((n, self.actions), np.uint8)
         self.reward = np.zeros(n, np.float32)
@@ -110,8 +210,32 @@ class VecEnv(Handle):
         self._teacher = np.zeros(n, np.uint32)
         self.observe()
 
+    @property
+    def over_worlds(self) -> bool:
+        """Whether the worlds are written in Python (:meth:`from_worlds`), not the suite's."""
+        return self._bridges is not None
+
+    def _check(self, status: int) -> None:
+        """Raises the library's error; a Python world's own exception becomes a
+        :class:`~evoharness.WorldError` caused by it."""
+        failed = [b for b in self._bridges or () if b.error is not None]
+        if status == 0 and not failed:
+            return
+        if failed:
+            b = failed[0]
+            e = b.error
+            for x in self._bridges:
+                x.error = None
+            try:
+                check(status)
+                detail = ""
+            except EvoharnessError as lib_error:
+                detail = f" ({lib_error})"
+            raise WorldError(STATUS_WORLD, f"world {b.index}: {type(e).__name__}: {e}{detail}") from e
+        check(status)
+
     def close(self) -> None:
-        """Frees the environments (also done when the object is collected)."""
+        """Frees the environments (and their worlds; also done when the object is collected)."""
         if getattr(self, "_h", None):
             lib().evoharness_vec_env_free(self._h)
             self._h = None
@@ -123,7 +247,7 @@ class VecEnv(Handle):
 
     def observe(self):
         """Every environment's current observation and mask."""
-        check(lib().evoharness_vec_env_observe(
+        self._check(lib().evoharness_vec_env_observe(
             self._live(), ptr(self.obs, c_float), self.obs.size, ptr(self.mask, c_uint8),
             self.mask.size))
         return self.obs, self.mask
@@ -131,37 +255,116 @@ class VecEnv(Handle):
     def step(self, actions):
         """Steps every environment with its template; returns ``(obs, mask, reward, done)``.
 
-        An illegal template (mask 0) raises :class:`EvoharnessError` and changes nothing."""
+        An illegal template (mask 0) raises :class:`EvoharnessError` and changes nothing; a
+        failing Python world raises :class:`~evoharness.WorldError`."""
         a = np.ascontiguousarray(actions, dtype=np.uint32)
         if a.shape != (self.n,):
             raise ValueError(f"actions has shape {a.shape}; {self.n} environments need ({self.n},)")
-        check(lib().evoharness_vec_env_step(
+        self._check(lib().evoharness_vec_env_step(
             self._live(), ptr(a, c_uint32), a.size, ptr(self.obs, c_float), self.obs.size,
             ptr(self.mask, c_uint8), self.mask.size, ptr(self.reward, c_float), self.reward.size,
             ptr(self.done, c_uint8), self.done.size))
+        if self.over_worlds:
+            for i in np.flatnonzero((a >= self._track0) & (a < self._track0 + FIELDS_MAX)):
+                ev = self._bridges[i].last_event
+                if ev is not None:  # the event the track read: a harness action calls no tool
+                    keys = list(ev.fields)
+                    j = int(a[i]) - self._track0
+                    if j < len(keys):
+                        self.tracked[i][keys[j]] = ev.fields[keys[j]]
+            for i in np.flatnonzero(self.done):
+                self._judged[i] = self._bridges[i].last_judge
+                self.tracked[i] = {}
         return self.obs, self.mask, self.reward, self.done
 
-    def teacher_actions(self, teacher: str = "lean") -> np.ndarray:
-        """The template a rule-based teacher (one of :data:`TEACHERS`) would choose
-        now in every environment: labels for imitation learning, as int64, :data:`NO_LABEL`
-        (-1) where the teacher has no legal action (a state only a learner's mistakes reach).
-        The ``static`` harness works through an agenda; each environment's copy of it follows
-        the actions taken, so its labels hold on a learner's trajectories too."""
+    def teacher_actions(self, teacher="lean") -> np.ndarray:
+        """Labels for imitation learning, or actions to step with: the template a teacher would
+        choose now in every environment.
+
+        ``teacher`` names one of the suite's rule-based teachers (:data:`TEACHERS`; suite
+        environments only): the labels are int64, :data:`NO_LABEL` (-1) where the teacher has
+        no legal action (a state only a learner's mistakes reach). The ``static`` harness works
+        through an agenda; each environment's copy of it follows the actions taken, so its
+        labels hold on a learner's trajectories too.
+
+        Or ``teacher`` is a Python function that says what to do in high-level terms (see
+        :meth:`teacher_action`), each answer mapped to its template (:meth:`intent_template`):
+        a uint32 array reused by the next call."""
+        if callable(teacher):
+            out = self._teacher
+            for i in range(self.n):
+                out[i] = self.intent_template(i, self.teacher_action(teacher, i))
+            return out
         if teacher not in TEACHERS:
-            raise ValueError(f"unknown teacher {teacher!r}: expected {', '.join(TEACHERS)}")
+            raise ValueError(f"unknown teacher {teacher!r}: expected {', '.join(TEACHERS)} or a "
+                             "function")
+        if self.over_worlds:
+            raise ValueError(f"the {teacher!r} teacher knows the suite's tasks only: give "
+                             "environments over Python worlds a teacher function")
         check(lib().evoharness_vec_env_teacher_actions(
             self._live(), TEACHERS[teacher], ptr(self._teacher, c_uint32), self._teacher.size))
         labels = self._teacher.astype(np.int64)
         labels[self._teacher == np.iinfo(np.uint32).max] = NO_LABEL
         return labels
 
+    def intent_template(self, i: int, action) -> int:
+        """The template that does a teacher's high-level ``action`` (see
+        :func:`~evoharness.world.intent_json`) in environment ``i``'s current state, mapped by
+        the library; :class:`~evoharness.TeacherError` if the layout cannot express it or it is
+        not legal now."""
+        js = _world.intent_json(action)
+        t = c_uint32(0)
+        status = lib().evoharness_vec_env_intent_template(self._live(), i, js.encode(),
+                                                          ctypes.byref(t))
+        if status != 0:
+            try:
+                check(status)
+            except EvoharnessError as e:
+                raise TeacherError(status, f"teacher action {action!r}: {e}") from None
+        return t.value
+
+    def last_event(self, i: int) -> Event | None:
+        """The last event environment ``i``'s Python world returned (what its teacher sees)."""
+        self._worlds_only("last_event")
+        return self._bridges[i].last_event
+
+    def teacher_action(self, teacher, i: int):
+        """``teacher``'s high-level action in environment ``i`` of Python worlds:
+        ``teacher(world, event)``, or ``teacher(world, event, tracked)`` for a teacher of three
+        parameters, ``tracked`` being what this episode's ``track`` actions put in Belief
+        (:attr:`tracked`; retract and compress are not mirrored), so a teacher can decide from
+        what the workspace holds, as a policy does."""
+        self._worlds_only("teacher_action")
+        ev = self._bridges[i].last_event
+        if _world.teacher_arity(teacher) >= 3:
+            return teacher(self.worlds[i], ev, self.tracked[i])
+        return teacher(self.worlds[i], ev)
+
+    def _worlds_only(self, what: str) -> None:
+        if not self.over_worlds:
+            raise ValueError(f"{what} is for environments over Python worlds "
+                             "(VecEnv.from_worlds)")
+
     def last_episode(self, i: int):
-        """Environment ``i``'s last finished episode as a dict, or None before its first end."""
+        """Environment ``i``'s last finished episode as a dict, or None before its first end.
+
+        Over Python worlds: ``success``, ``finished`` (None if the budget ran out, else the
+        claim), ``steps``, ``world_actions``, ``harness_actions``, ``harness_by_verb``,
+        ``cost``, ``reward``, ``violations``, and everything else the world's ``judge``
+        returned for it (under ``judge``)."""
         if self.episodes(i) == 0:
             return None
         s = EpisodeStats()
         check(lib().evoharness_vec_env_last_episode(self._live(), i, ctypes.byref(s)))
-        return s.to_dict()
+        d = s.to_dict()
+        if not self.over_worlds:
+            return d
+        judged = self._judged[i] or {}
+        out = {k: d[k] for k in ("success", "finished", "steps", "world_actions",
+                                 "harness_actions", "harness_by_verb", "cost", "reward")}
+        out["violations"] = int(judged.get("violations", 0))
+        out["judge"] = judged
+        return out
 
     def copy(self, src: int, dst: int, *, observe: bool = True) -> None:
         """Makes environment ``dst`` an exact copy of environment ``src`` as it is now (agent,
@@ -176,14 +379,20 @@ class VecEnv(Handle):
         for i in (src, dst):
             if i < 0:
                 raise EvoharnessError(4, f"no environment {i}")
-        check(lib().evoharness_vec_env_copy(self._live(), int(src), int(dst)))
+        self._check(lib().evoharness_vec_env_copy(self._live(), int(src), int(dst)))
         if observe:
             self.observe()
 
     def episodes(self, i: int) -> int:
         """Episodes environment ``i`` has finished (:class:`EvoharnessError` past the last)."""
-        if i < 0:
+        if not 0 <= i < self.n:
             raise EvoharnessError(4, f"no environment {i}")
-        n = c_uint64(0)
-        check(lib().evoharness_vec_env_episodes(self._live(), i, ctypes.byref(n)))
-        return n.value
+        c = c_uint64(0)
+        check(lib().evoharness_vec_env_episodes(self._live(), i, ctypes.byref(c)))
+        return c.value
+
+
+def HarnessEnv(factory, n: int, **settings) -> VecEnv:
+    """:meth:`VecEnv.from_worlds` under its name from before the suite's environment and the
+    Python worlds' were one class; kept so that code written for it runs."""
+    return VecEnv.from_worlds(factory, n, **settings)

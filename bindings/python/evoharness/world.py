@@ -1,4 +1,5 @@
-"""Worlds written in Python, and a vectorised environment over them.
+"""Worlds written in Python, bridged to the C library (stepped by
+:meth:`evoharness.VecEnv.from_worlds`).
 
 A *world* is everything outside the agent: its tools and the events they return. Write one as a
 plain Python class (no base class needed)::
@@ -20,10 +21,10 @@ plain Python class (no base class needed)::
 An event is a kind (``result``, ``error`` or ``notice``) and at most 8 named fields (keys of at
 most 16 bytes) whose values are ``bool``, ``int`` (64-bit), ``float``, ``str`` or ``bytes`` (at
 most 32 bytes each). The library does everything else: the workspace, harness actions, costs,
-budget, observation, mask and reward shaping (:class:`HarnessEnv`).
+budget, observation, mask and reward shaping (:meth:`evoharness.VecEnv.from_worlds`).
 
 Mistakes raise :class:`WorldError` (an :class:`~evoharness.EvoharnessError`) from the call that
-ran the world (``HarnessEnv(...)``, ``step``), naming the environment, the method and what was
+ran the world (``VecEnv.from_worlds(...)``, ``step``), naming the environment, the method and what was
 wrong, with the original exception as its ``__cause__``.
 """
 
@@ -39,7 +40,6 @@ from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_float, c_i
 import numpy as np
 
 from ._native import Capacities, EpisodeStats, EvoharnessError, Handle, VecEnvInfo, check, lib, ptr
-from .vec_env import layout as _layout
 
 #: The core's bounds (``evoharness.h``): checked here first, for clearer messages.
 KEY_MAX, TEXT_MAX, FIELDS_MAX, ARGS_MAX, TOOLS_MAX = 16, 32, 8, 4, 64
@@ -410,7 +410,9 @@ def _drop_cb(user_data):
 
 # Environments still open at exit are closed while the trampolines above still exist (module
 # teardown could otherwise free them before a late `__del__` frees the worlds that call them).
-_LIVE: "weakref.WeakSet[HarnessEnv]" = weakref.WeakSet()
+#: Environments over Python worlds that are still open: closed at exit, while Python can
+#: still run their worlds' drop callbacks.
+_LIVE: "weakref.WeakSet" = weakref.WeakSet()
 
 
 @atexit.register
@@ -516,228 +518,5 @@ class Templates:
         return self.start["track"] + field
 
 
-class HarnessEnv(Handle):
-    """``n`` environments over worlds written in Python, stepped together through the C library
-    (``evoharness_vec_env_new_worlds``): the library's workspace, harness actions, budget,
-    costs, observation, mask and reward over the worlds' tools and judges.
-
-    ``factory()`` makes one world (a class works); it is called ``n`` times. ``capacities``
-    (``facts``, ``steps``, ``lessons``; default 16, 8, 4) size the workspace, and with the
-    worlds' tool count they give the layout (:attr:`layout`, :attr:`templates`). ``budget``
-    (``horizon`` is another name for it) is an episode's step budget; ``costs`` maps verbs
-    (act, track, commit, recall, note, finish) to their cost (default 1, finish 0). Environment
-    ``i`` in group ``g = i // group`` runs, for its ``k``-th episode, seed
-    ``seed + g + k * (n // group)``; an episode that ends (finished, or budget spent) is reset
-    at once.
-
-    ``obs`` (float32 ``[n, obs_len]``), ``mask`` (uint8 ``[n, actions]``), ``reward`` (float32
-    ``[n]``) and ``done`` (uint8 ``[n]``) are owned by this object and overwritten by every
-    call. A failing world raises :class:`WorldError`.
-    """
-
-    def __init__(self, factory, n: int, *, capacities: dict | None = None,
-                 costs: dict | None = None, budget: int | None = None, horizon: int | None = None,
-                 seed: int = 0, group: int = 1):
-        if budget is not None and horizon is not None and budget != horizon:
-            raise ValueError("give budget or horizon (the same thing), not both")
-        if not isinstance(n, int) or n < 1:
-            raise ValueError(f"n is {n!r}: at least 1 environment")
-        caps = dict(_DEFAULT_CAPS)
-        for k, v in (capacities or {}).items():
-            if k not in _DEFAULT_CAPS:
-                raise ValueError(f"unknown capacity {k!r}: facts, steps or lessons (the tools "
-                                 "are the world's)")
-            caps[k] = v
-        self._h = None
-        self.worlds = [factory() for _ in range(n)]
-        bridges = []
-        for i, w in enumerate(self.worlds):
-            try:
-                bridges.append(_Bridge(w, i))
-            except (TypeError, ValueError) as e:
-                raise WorldError(0, f"world {i}: {e}") from e
-        tools = bridges[0].tools
-        for b in bridges[1:]:
-            if b.tools != tools:
-                raise WorldError(0, f"world {b.index} has the tools {b.tools}; world 0 has "
-                                 f"{tools}: every world of one environment needs the same")
-        self.tools = tools
-        self._bridges = bridges
-        handles = []
-        try:
-            for b in bridges:
-                handles.append(_make_world(b))
-        except BaseException:
-            for h in handles:
-                _lib().evoharness_world_free(h)
-            raise
-        l = _lib()
-        cfg = _VecEnvConfig()
-        check(l.evoharness_vec_env_config_default(ctypes.byref(cfg)))
-        cfg.capacities = Capacities(caps["facts"], caps["steps"], caps["lessons"], len(tools))
-        if budget is not None or horizon is not None:
-            cfg.budget = budget if budget is not None else horizon
-        for k, v in (costs or {}).items():
-            if k not in _VERBS:
-                raise ValueError(f"unknown verb {k!r} in costs: {', '.join(_VERBS)}")
-            setattr(cfg.costs, k, v)
-        cfg.seed, cfg.group = seed, group
-        arr = (c_void_p * n)(*handles)
-        handle = c_void_p()
-        status = l.evoharness_vec_env_new_worlds(arr, n, ctypes.byref(cfg), ctypes.byref(handle))
-        if any(arr[i] for i in range(n)):  # refused before taking them: still ours
-            for i in range(n):
-                if arr[i]:
-                    l.evoharness_world_free(arr[i])
-        self._check(status)
-        self._h = handle
-        _LIVE.add(self)
-        info = VecEnvInfo()
-        check(lib().evoharness_vec_env_get_info(handle, ctypes.byref(info)))
-        self.n, self.group = info.n, info.group
-        self.capacities = {**caps, "tools": len(tools)}
-        self.budget = cfg.budget
-        self.obs_len, self.actions = info.obs_len, info.actions
-        self.layout = _layout(caps["facts"], caps["steps"], caps["lessons"], len(tools))
-        self.templates = Templates(self.layout)
-        self.obs = np.zeros((n, self.obs_len), np.float32)
-        self.mask = np.zeros((n, self.actions), np.uint8)
-        self.reward = np.zeros(n, np.float32)
-        self.done = np.zeros(n, np.uint8)
-        self._judged: list[dict | None] = [None] * n
-        self._teacher = np.zeros(n, np.uint32)
-        #: Per environment, what its episode's `track` actions put in Belief (key -> value),
-        #: as this object saw them: what a teacher with memory reads (see `teacher_actions`).
-        self.tracked: list[dict] = [{} for _ in range(n)]
-        self._track0 = self.templates.start["track"]
-        self.observe()
-
-    def _check(self, status: int) -> None:
-        """Raises the library's error; a world's own exception becomes a :class:`WorldError`
-        caused by it."""
-        failed = [b for b in self._bridges if b.error is not None]
-        if status == 0 and not failed:
-            return
-        if failed:
-            b = failed[0]
-            e = b.error
-            for x in self._bridges:
-                x.error = None
-            try:
-                check(status)
-                detail = ""
-            except EvoharnessError as lib_error:
-                detail = f" ({lib_error})"
-            raise WorldError(STATUS_WORLD, f"world {b.index}: {type(e).__name__}: {e}{detail}") from e
-        check(status)
-
-    def close(self) -> None:
-        """Frees the environments and their worlds (also done when the object is collected)."""
-        if getattr(self, "_h", None):
-            lib().evoharness_vec_env_free(self._h)
-            self._h = None
-
-    def _live(self):
-        if not self._h:
-            raise EvoharnessError(0, "the HarnessEnv was closed")
-        return self._h
-
-    def observe(self):
-        """Every environment's current observation and mask."""
-        self._check(lib().evoharness_vec_env_observe(
-            self._live(), ptr(self.obs, c_float), self.obs.size, ptr(self.mask, c_uint8),
-            self.mask.size))
-        return self.obs, self.mask
-
-    def step(self, actions):
-        """Steps every environment with its template; returns ``(obs, mask, reward, done)``.
-
-        An illegal template (mask 0) raises :class:`~evoharness.EvoharnessError` and changes
-        nothing; a failing world raises :class:`WorldError`."""
-        a = np.ascontiguousarray(actions, dtype=np.uint32)
-        if a.shape != (self.n,):
-            raise ValueError(f"actions has shape {a.shape}; {self.n} environments need ({self.n},)")
-        self._check(lib().evoharness_vec_env_step(
-            self._live(), ptr(a, c_uint32), a.size, ptr(self.obs, c_float), self.obs.size,
-            ptr(self.mask, c_uint8), self.mask.size, ptr(self.reward, c_float), self.reward.size,
-            ptr(self.done, c_uint8), self.done.size))
-        for i in np.flatnonzero((a >= self._track0) & (a < self._track0 + FIELDS_MAX)):
-            ev = self._bridges[i].last_event
-            if ev is not None:  # the event the track read: a harness action calls no tool
-                keys = list(ev.fields)
-                j = int(a[i]) - self._track0
-                if j < len(keys):
-                    self.tracked[i][keys[j]] = ev.fields[keys[j]]
-        for i in np.flatnonzero(self.done):
-            self._judged[i] = self._bridges[i].last_judge
-            self.tracked[i] = {}
-        return self.obs, self.mask, self.reward, self.done
-
-    def intent_template(self, i: int, action) -> int:
-        """The template that does a teacher's high-level ``action`` (see :func:`intent_json`)
-        in environment ``i``'s current state, mapped by the library; :class:`TeacherError` if
-        the layout cannot express it or it is not legal now."""
-        js = intent_json(action)
-        t = c_uint32(0)
-        status = _lib().evoharness_vec_env_intent_template(self._live(), i, js.encode(),
-                                                           ctypes.byref(t))
-        if status != 0:
-            try:
-                check(status)
-            except EvoharnessError as e:
-                raise TeacherError(status, f"teacher action {action!r}: {e}") from None
-        return t.value
-
-    def last_event(self, i: int) -> Event | None:
-        """The last event environment ``i``'s world returned (what its teacher sees)."""
-        return self._bridges[i].last_event
-
-    def teacher_action(self, teacher, i: int):
-        """``teacher``'s high-level action in environment ``i``: ``teacher(world, event)``, or
-        ``teacher(world, event, tracked)`` for a teacher of three parameters, ``tracked`` being
-        what this episode's ``track`` actions put in Belief (:attr:`tracked`; retract and
-        compress are not mirrored), so a teacher can decide from what the workspace holds, as
-        a policy does."""
-        ev = self._bridges[i].last_event
-        if teacher_arity(teacher) >= 3:
-            return teacher(self.worlds[i], ev, self.tracked[i])
-        return teacher(self.worlds[i], ev)
-
-    def teacher_actions(self, teacher) -> np.ndarray:
-        """Asks ``teacher`` (see :meth:`teacher_action`) for a high-level action in every
-        environment and maps each to its template: labels for imitation, or actions to step
-        with. The array is reused by the next call."""
-        out = self._teacher
-        for i in range(self.n):
-            out[i] = self.intent_template(i, self.teacher_action(teacher, i))
-        return out
-
-    def episodes(self, i: int) -> int:
-        """Episodes environment ``i`` has finished."""
-        if not 0 <= i < self.n:
-            raise EvoharnessError(4, f"no environment {i}")
-        c = c_uint64(0)
-        check(lib().evoharness_vec_env_episodes(self._live(), i, ctypes.byref(c)))
-        return c.value
-
-    def last_episode(self, i: int):
-        """Environment ``i``'s last finished episode as a dict, or None before its first end:
-        ``success``, ``finished`` (None if the budget ran out, else the claim), ``steps``,
-        ``world_actions``, ``harness_actions``, ``harness_by_verb``, ``cost``, ``reward``,
-        ``violations``, and everything else the world's ``judge`` returned for it (under
-        ``judge``)."""
-        if self.episodes(i) == 0:
-            return None
-        s = EpisodeStats()
-        check(lib().evoharness_vec_env_last_episode(self._live(), i, ctypes.byref(s)))
-        d = s.to_dict()
-        judged = self._judged[i] or {}
-        out = {k: d[k] for k in ("success", "finished", "steps", "world_actions",
-                                 "harness_actions", "harness_by_verb", "cost", "reward")}
-        out["violations"] = int(judged.get("violations", 0))
-        out["judge"] = judged
-        return out
-
-
-__all__ = ["Event", "HarnessEnv", "TeacherError", "Templates", "WorldError", "check_event",
+__all__ = ["Event", "TeacherError", "Templates", "WorldError", "check_event",
            "check_tools", "intent_json", "teacher_arity"]

@@ -195,7 +195,7 @@ def test_a_demonstration_that_is_not_the_worlds_is_refused_naming_its_line(tmp_p
 
 
 def test_a_teacher_of_three_parameters_sees_what_was_tracked():
-    from evoharness import HarnessEnv
+    from evoharness import VecEnv
 
     seen = []
 
@@ -206,7 +206,7 @@ def test_a_teacher_of_three_parameters_sees_what_was_tracked():
         return ("call", "next_ticket") if "ticket" not in event.fields else ("finish", False)
 
     factory = training.load_object(WORLD)
-    with HarnessEnv(factory, 1, **training.world_settings(factory)) as env:
+    with VecEnv.from_worlds(factory, 1, **training.world_settings(factory)) as env:
         for _ in range(4):
             env.step(env.teacher_actions(teacher))
         assert seen[-1] == {} and env.tracked[0] == {}  # finished: a new episode, nothing kept
@@ -661,11 +661,11 @@ def tracking_teacher(world, event, tracked):
 
 
 def test_skip_labels_are_what_the_teacher_does_once_told_its_tracks_were_done():
-    from evoharness import HarnessEnv
+    from evoharness import VecEnv
 
     factory = training.load_object(WORLD)
     source = training.WorldSource(factory, training.world_settings(factory), tracking_teacher)
-    with HarnessEnv(factory, 2, seed=7, **source.settings) as env:
+    with VecEnv.from_worlds(factory, 2, seed=7, **source.settings) as env:
         t = env.templates
         # The first event, {shift}: the teacher tracks it; skipped, it asks for the next ticket.
         labels, _ = source.labels(env)
@@ -688,7 +688,7 @@ def test_skip_labels_are_what_the_teacher_does_once_told_its_tracks_were_done():
         assert list(source.skip_labels(env)) == [-1, -1]
     # A teacher of two parameters cannot be told what was tracked: no skip labels at all.
     plain = training.WorldSource(factory, source.settings, training.load_object(TEACHER))
-    with HarnessEnv(factory, 2, seed=7, **source.settings) as env:
+    with VecEnv.from_worlds(factory, 2, seed=7, **source.settings) as env:
         assert list(plain.skip_labels(env)) == [-1, -1]
 
 

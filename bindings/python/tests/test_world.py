@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import evoharness
-from evoharness import Event, HarnessEnv, WorldError
+from evoharness import Event, HarnessEnv, VecEnv, WorldError
 
 
 class Invoices:
@@ -79,7 +79,7 @@ def scripted_action(env, i):
 
 
 def test_a_scripted_world_succeeds_with_its_stats():
-    env = HarnessEnv(Scripted, 3, budget=40, seed=10)
+    env = VecEnv.from_worlds(Scripted, 3, budget=40, seed=10)
     assert env.tools == ["next", "pay", "audit"]
     assert env.capacities == {"facts": 16, "steps": 8, "lessons": 4, "tools": 3}
     assert env.layout["tools"] == 3 and env.actions == env.layout["actions"] < 348
@@ -108,7 +108,7 @@ def test_a_scripted_world_succeeds_with_its_stats():
 
 @pytest.mark.parametrize("world", [Invoices, Five])
 def test_random_legal_actions_run_episodes_to_their_end(world):
-    env = HarnessEnv(world, 4, budget=30, seed=1, costs={"track": 2})
+    env = VecEnv.from_worlds(world, 4, budget=30, seed=1, costs={"track": 2})
     rng = np.random.default_rng(0)
     ended = []
     for _ in range(600):
@@ -171,7 +171,7 @@ class Returns:
 
 
 def test_an_exception_in_the_world_is_a_world_error_with_its_text():
-    env = HarnessEnv(Raises, 2, budget=30)
+    env = VecEnv.from_worlds(Raises, 2, budget=30)
     audit = env.templates.act(2)
     with pytest.raises(WorldError, match="world 0: KeyError: 'the audit service is down'") as e:
         env.step([audit, audit])
@@ -195,7 +195,7 @@ def test_an_exception_in_the_world_is_a_world_error_with_its_text():
 ])
 def test_a_bad_event_is_a_world_error_that_says_what_is_wrong(value, message):
     Returns.value = value
-    env = HarnessEnv(Returns, 1, budget=10)
+    env = VecEnv.from_worlds(Returns, 1, budget=10)
     with pytest.raises(WorldError, match=message.replace("(", r"\(").replace(")", r"\)")
                        .replace("[", r"\[").replace("]", r"\]")):
         env.step([env.templates.act(0)])
@@ -217,7 +217,7 @@ class BadJudge(Invoices):
 ])
 def test_a_bad_verdict_is_a_world_error(verdict, message):
     BadJudge.verdict = verdict
-    env = HarnessEnv(BadJudge, 1, budget=10)
+    env = VecEnv.from_worlds(BadJudge, 1, budget=10)
     with pytest.raises(WorldError, match=message):
         env.step([env.templates.finish(True)])  # the episode ends: the world is judged
     env.close()
@@ -244,27 +244,27 @@ def test_mistakes_in_making_an_environment_are_clear():
             return "hello"
 
     with pytest.raises(WorldError, match="65 tools; a layout expresses 1 to 64"):
-        HarnessEnv(TooMany, 1)
+        VecEnv.from_worlds(TooMany, 1)
     with pytest.raises(WorldError, match="0 tools"):
-        HarnessEnv(NoTools, 1)
+        VecEnv.from_worlds(NoTools, 1)
     with pytest.raises(WorldError, match="'next' is repeated"):
-        HarnessEnv(Twice, 1)
+        VecEnv.from_worlds(Twice, 1)
     with pytest.raises(WorldError, match="no `call` method"):
-        HarnessEnv(NoCall, 1)
+        VecEnv.from_worlds(NoCall, 1)
     with pytest.raises(WorldError, match=r"reset\(0\) returned str"):
-        HarnessEnv(BadReset, 1)
+        VecEnv.from_worlds(BadReset, 1)
     worlds = iter([Invoices(), Five()])
     with pytest.raises(WorldError, match="same"):
-        HarnessEnv(lambda: next(worlds), 2)
+        VecEnv.from_worlds(lambda: next(worlds), 2)
     with pytest.raises(ValueError, match="unknown capacity 'tools'"):
-        HarnessEnv(Invoices, 1, capacities={"tools": 4})
+        VecEnv.from_worlds(Invoices, 1, capacities={"tools": 4})
     with pytest.raises(ValueError, match="unknown verb"):
-        HarnessEnv(Invoices, 1, costs={"fly": 1})
+        VecEnv.from_worlds(Invoices, 1, costs={"fly": 1})
     with pytest.raises(evoharness.EvoharnessError, match="capacities"):
-        HarnessEnv(Invoices, 1, capacities={"facts": 0})
+        VecEnv.from_worlds(Invoices, 1, capacities={"facts": 0})
     with pytest.raises(evoharness.EvoharnessError, match="do not divide"):
-        HarnessEnv(Invoices, 3, group=2)
-    env = HarnessEnv(Invoices, 2, capacities={"facts": 4, "steps": 2, "lessons": 1}, horizon=20)
+        VecEnv.from_worlds(Invoices, 3, group=2)
+    env = VecEnv.from_worlds(Invoices, 2, capacities={"facts": 4, "steps": 2, "lessons": 1}, horizon=20)
     assert env.layout["facts"] == 4 and env.budget == 20
     with pytest.raises(evoharness.EvoharnessError, match="environment 0"):
         env.step([int(np.flatnonzero(env.mask[0] == 0)[0]), env.templates.act(0)])
@@ -300,7 +300,7 @@ def invoice_teacher(world, event):
 
 
 def test_a_teacher_in_high_level_terms_is_mapped_to_templates():
-    env = HarnessEnv(Invoices, 3, budget=40, seed=4)
+    env = VecEnv.from_worlds(Invoices, 3, budget=40, seed=4)
     ended = 0
     while ended < 6:
         acts = env.teacher_actions(invoice_teacher)
@@ -317,7 +317,7 @@ def test_a_teacher_in_high_level_terms_is_mapped_to_templates():
 
 
 def test_a_teacher_action_the_layout_cannot_express_is_a_clear_error():
-    env = HarnessEnv(Scripted, 1, budget=40)
+    env = VecEnv.from_worlds(Scripted, 1, budget=40)
     env.step([env.templates.act(0)])  # the event is now {invoice: 100, amount: 12.5}
     assert env.intent_template(0, ("call", "pay", 100)) == env.templates.act(1, field=0)
     assert env.intent_template(0, ("track", "amount")) == env.templates.track(1)
@@ -358,7 +358,7 @@ class Reenters(Invoices):
 
 
 def test_a_world_that_calls_back_into_its_environment_is_refused_not_undefined():
-    env = HarnessEnv(Reenters, 1, budget=10)
+    env = VecEnv.from_worlds(Reenters, 1, budget=10)
     Reenters.env = env
     with pytest.raises(WorldError, match="the environment is in use") as e:
         env.step([env.templates.act(0)])
@@ -377,10 +377,32 @@ def test_an_environment_left_open_at_exit_is_closed_cleanly():
     here = pathlib.Path(__file__).resolve().parent
     code = ("import sys; sys.path[:0] = [%r, %r]\n"
             "import evoharness, test_world\n"
-            "env = evoharness.HarnessEnv(test_world.Invoices, 2, budget=10)\n"
+            "env = evoharness.VecEnv.from_worlds(test_world.Invoices, 2, budget=10)\n"
             "env.step([env.templates.act(0)] * 2)\n"
             "print('exiting')\n") % (str(here.parent), str(here))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=os.environ, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "exiting" and "Exception ignored" not in out.stderr
+
+
+def test_one_environment_class_for_the_suite_and_for_python_worlds():
+    worlds = VecEnv.from_worlds(Invoices, 2, budget=30, seed=3)
+    suite = VecEnv("migration", 40, 2)
+    assert type(worlds) is type(suite) is VecEnv
+    assert worlds.over_worlds and not suite.over_worlds
+    # The name from before is the same constructor.
+    old = HarnessEnv(Invoices, 2, budget=30, seed=3)
+    assert type(old) is VecEnv
+    assert (old.obs == worlds.obs).all() and (old.mask == worlds.mask).all()
+    # Both step and label alike; what only one kind has says so.
+    for env in (worlds, suite):
+        obs, mask, reward, done = env.step(np.argmax(env.mask[:, 2:], axis=1) + 2)
+        assert obs.shape == (2, env.obs_len) and mask.shape == (2, env.actions)
+    assert suite.teacher_actions("lean").shape == (2,)
+    with pytest.raises(ValueError, match="suite's tasks only"):
+        worlds.teacher_actions("lean")
+    with pytest.raises(ValueError, match="Python worlds"):
+        suite.last_event(0)
+    for env in (worlds, suite, old):
+        env.close()
