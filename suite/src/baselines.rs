@@ -3,7 +3,7 @@
 //! | baseline | memory | how it decides |
 //! | --- | --- | --- |
 //! | [`Oracle`] | the workspace, only when it must | sees the world's hidden state: the right tool, the remedy, when a token runs out. An upper bound, and the proof that each task is solvable within its budget. |
-//! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, commit a checkpoint after every item, recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
+//! | [`StaticHarness`] | the workspace, mechanically | hand-written rules: track every field that is new or changed, record the item as a step's cursor after every landing (`commit`), recall before every landing and remedy, note every remedy that worked. Succeeds, and pays for it in harness actions. |
 //! | [`StaticHarness::over_lean`] | the workspace, mechanically | the static harness's harness actions, then the lean harness's world action: the same bookkeeping around a rule that needs little of it (a start for harness annealing). |
 //! | [`AppendOnly`] | a transcript outside the workspace | every event and its own call are appended and never rewritten; the rule sees only the last `window` entries, like a model's context window. |
 //! | [`LeanHarness`] | the workspace, only when it must | rules that see only what a policy sees (the workspace and the current event): track the item through an outage or a token renewal and the drifted setting, note a remedy once (v2: and mark a remedy that failed). What a trained policy should learn to do, and a teacher to imitate. |

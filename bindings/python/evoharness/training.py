@@ -586,7 +586,7 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     skipping = skip_p > 0 or alt_q > 0
     harness = harness_templates(source.layout) if skipping else None
     # Suite: only once a plan step is active; skipping the plan itself would leave the static
-    # rule no step to checkpoint into for the rest of the episode (no labels there at all).
+    # rule no step to record a cursor in for the rest of the episode (no labels there at all).
     in_plan = skipping and getattr(source, "skip_in_plan_only", True)
     active = feature_offset(source.layout, "global", "has_active_step") if in_plan else 0
     rotate = bool(getattr(source, "rotate", False))

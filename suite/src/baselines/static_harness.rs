@@ -39,7 +39,7 @@ enum Job {
     Retract(&'static str),
     Plan(u8),
     Start,
-    Checkpoint(u8),
+    Cursor(u8),
     Recall(u8),
     Note(u8),
     Act(ToolOf, ArgOf),
@@ -187,10 +187,10 @@ impl StaticHarness {
             Ev::Error("expired") => &[Job::Act(ToolOf::Tool(SPECIAL), ArgOf::None)],
             Ev::Fixed => &[
                 Job::Note(field(e, "code").unwrap_or(0)),
-                Job::Checkpoint(0),
+                Job::Cursor(0),
                 fetch,
             ],
-            Ev::Landed => &[Job::Checkpoint(0), fetch],
+            Ev::Landed => &[Job::Cursor(0), fetch],
             Ev::Error(_) | Ev::Other => &[fetch],
         };
         self.agenda.clear();
@@ -259,7 +259,7 @@ impl StaticHarness {
                     verb: StepVerb::Start,
                 },
             ),
-            Job::Checkpoint(f) => index(layout, Template::Cursor { field: f }),
+            Job::Cursor(f) => index(layout, Template::Cursor { field: f }),
             Job::Recall(f) => index(layout, Template::Recall { field: f }),
             Job::Note(f) => index(layout, Template::NoteField { field: f }),
             Job::Finish => finish(layout, true),
