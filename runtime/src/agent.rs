@@ -53,10 +53,11 @@ use evoharness_core::{
     Action, Arg, Config, Costs, HeapWorkspace, Note, Outcome, RECALL_MAX, ValueRef, Verb, heapless,
 };
 
-use crate::checkpoint::{self, Checkpoint, CheckpointError, State};
+use crate::checkpoint::{Checkpoint, CheckpointError, State};
 use crate::controller::{Controller, Decision, Selection, View};
 use crate::error::{Error, ErrorKind, Result};
 use crate::experience_store::ExperienceStore;
+use crate::framed_file::{temp_path, write_atomic};
 use crate::policy::Policy;
 use crate::rng::SplitMix64;
 use crate::trace::{Begin, End, TRACE_VERSION, TraceRecord, TraceSink};
@@ -469,7 +470,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         }
         let bufs = self.durable.take().map(|d| d.bufs).unwrap_or_default();
         self.durable = schedule.map(|schedule| Durable {
-            tmp: checkpoint::temp_path(&schedule.path),
+            tmp: temp_path(&schedule.path),
             schedule,
             bufs,
         });
@@ -486,8 +487,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         let path = path.as_ref();
         let mut bufs = Buffers::default();
         self.encode_checkpoint(&mut bufs)?;
-        checkpoint::write_atomic(path, &checkpoint::temp_path(path), &bufs.file)
-            .map_err(|e| checkpoint_io(path, e))
+        write_atomic(path, &temp_path(path), &bufs.file).map_err(|e| checkpoint_io(path, e))
     }
 
     /// The checkpoint of the agent as it is now, into `out` (cleared first).
@@ -550,7 +550,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             return Ok(());
         };
         let r = self.encode_checkpoint(&mut d.bufs).and_then(|()| {
-            checkpoint::write_atomic(&d.schedule.path, &d.tmp, &d.bufs.file)
+            write_atomic(&d.schedule.path, &d.tmp, &d.bufs.file)
                 .map_err(|e| checkpoint_io(&d.schedule.path, e))
         });
         self.durable = Some(d);

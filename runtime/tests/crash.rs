@@ -40,8 +40,8 @@ use std::time::{Duration, Instant};
 use common::fixture;
 use evoharness_core::{Costs, EventBuf, EventKind, ToolCall, Value};
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, PolicyBuilder,
-    Selection, World,
+    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, FileError,
+    PolicyBuilder, Selection, World,
 };
 
 const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
@@ -785,12 +785,12 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
     flipped[bytes.len() / 2] ^= 0x10;
     assert_eq!(
         reason(resume("mlp.onnx", config(), &flipped)),
-        CheckpointError::Checksum
+        CheckpointError::File(FileError::Checksum)
     );
     for n in [0, 3, 13, bytes.len() - 1] {
         assert!(matches!(
             reason(resume("mlp.onnx", config(), &bytes[..n])),
-            CheckpointError::Truncated { .. }
+            CheckpointError::File(FileError::Truncated { .. })
         ));
     }
     // Another budget or other costs than the checkpoint was made with.
