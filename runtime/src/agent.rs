@@ -39,10 +39,10 @@
 //!
 //! [`Workspace::load_lesson`]: evoharness_core::Workspace::load_lesson
 //!
-//! Resuming repeats, deterministically, the steps taken after the last checkpoint, so a world
-//! sees their tool calls again. That loses no work; for no work to be *done twice* the world's
-//! side effects must be idempotent, as they are in systems that survive crashes: each call
-//! carries a sequence number kept in the world's cursor ([`World::save_cursor`]), and the store
+//! Resuming repeats, deterministically, the steps taken after the last checkpoint, so a world sees
+//! their tool calls again. That loses no work; for no work to be *done twice* the world's side
+//! effects must be idempotent, as they are in systems that survive crashes: each call carries a
+//! sequence number kept in the world's resume point ([`World::save_resume_point`]), and the store
 //! it writes to ignores a number it has already applied. `tests/crash.rs` kills an agent with
 //! SIGKILL many times and checks exactly that.
 
@@ -125,7 +125,7 @@ pub struct Refused<C, W> {
     /// The controller, as given (a policy's recurrent state may have been overwritten: a new
     /// task or a resume sets it again).
     pub controller: C,
-    /// The world, as given ([`World::restore_cursor`] changes nothing when it refuses).
+    /// The world, as given ([`World::restore_resume_point`] changes nothing when it refuses).
     pub world: W,
 }
 

@@ -2,8 +2,8 @@
 //!
 //! A checkpoint holds everything a killed process needs to continue a task exactly where it
 //! stood: the core workspace snapshot, the agent's step counters, the sampler's state, the
-//! policy's recurrent state, the world's cursor where the world saves one
-//! (see [`World::save_cursor`]), and the agent's experience store if it has one.
+//! policy's recurrent state, the world's resume point where the world saves one
+//! (see [`World::save_resume_point`]), and the agent's experience store if it has one.
 //! [`Agent::resume`] rebuilds an agent from it; the agent writes one on its own at the
 //! boundaries a [`CheckpointSchedule`] names.
 //!
@@ -20,7 +20,7 @@
 //!   sampler state            u64   (SplitMix64: its whole state)
 //!   recurrent state length   u32   n, in floats (0 for a feed-forward policy)
 //!   recurrent state          n × f32 (IEEE 754 bits, little-endian)
-//!   world cursor       u8: 0 = none; 1 = then u32 length m and m bytes
+//!   world resume point     u8: 0 = none; 1 = then u32 length m and m bytes
 //!   workspace snapshot       u32 length w, then w bytes in the core snapshot format
 //!                            (its own magic "EVHW", version and CRC-32; see core's PROTOCOL.md)
 //!   experience store   u8: 0 = none; 1 = then u32 length s and s bytes in the store format
@@ -39,15 +39,16 @@
 //!
 //! # Reading untrusted bytes
 //!
-//! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give
-//! a [`CheckpointError`] that names the problem. The frame and checksum are checked before the
-//! body is read ([`FileFormat::open`]); the workspace snapshot is then checked completely by the core, and the
-//! experience store by its reader, when the agent is restored, and nothing of an agent is built from a checkpoint that fails any check.
+//! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give a
+//! [`CheckpointError`] that names the problem. The frame and checksum are checked before the body
+//! is read ([`FileFormat::open`]); the workspace snapshot is then checked completely by the core,
+//! and the experience store by its reader, when the agent is restored, and nothing of an agent is
+//! built from a checkpoint that fails any check.
 //!
 //! An agent replaces its checkpoint file atomically ([`crate::framed_file::write_atomic`]):
 //! after a crash at any instant it is either the old checkpoint or the new one, whole.
 //!
-//! [`World::save_cursor`]: crate::World::save_cursor
+//! [`World::save_resume_point`]: crate::World::save_resume_point
 //! [`Agent::resume`]: crate::Agent::resume
 //! [`CheckpointSchedule`]: crate::agent::CheckpointSchedule
 //! [`policy_identity`]: crate::policy::policy_identity
@@ -147,7 +148,7 @@ pub struct Checkpoint<'a> {
     pub rng: u64,
     /// The recurrent state.
     pub state: State<'a>,
-    /// The world's cursor, if it saved one.
+    /// The world's resume point, if it saved one.
     pub world: Option<&'a [u8]>,
     /// The core workspace snapshot.
     pub workspace: &'a [u8],
@@ -217,7 +218,7 @@ impl<'a> Checkpoint<'a> {
     ///
     /// # Panics
     ///
-    /// If the recurrent state, the world cursor, the workspace snapshot, the experience store
+    /// If the recurrent state, the world resume point, the workspace snapshot, the experience store
     /// or the whole body
     /// exceeds 4 GiB, which no policy or workspace this crate can build reaches.
     pub fn encode(&self, out: &mut Vec<u8>) {
@@ -276,13 +277,13 @@ impl<'a> Checkpoint<'a> {
                 "recurrent state",
             )?,
         );
-        let world = match r.take(1, "world cursor flag")?[0] {
+        let world = match r.take(1, "world resume point flag")?[0] {
             0 => None,
             1 => {
-                let n = r.u32("world cursor length")? as usize;
-                Some(r.take(n, "world cursor")?)
+                let n = r.u32("world resume point length")? as usize;
+                Some(r.take(n, "world resume point")?)
             }
-            _ => return Err(FileError::Malformed("world cursor flag").into()),
+            _ => return Err(FileError::Malformed("world resume point flag").into()),
         };
         let n = r.u32("workspace snapshot length")? as usize;
         let workspace = r.take(n, "workspace snapshot")?;
@@ -344,14 +345,14 @@ mod tests {
     }
 
     #[test]
-    fn round_trips_with_and_without_state_and_cursor() {
+    fn round_trips_with_and_without_state_and_position() {
         let mut floats = Vec::new();
         let state = State::encode_into(&[1.5, -0.0, f32::MIN_POSITIVE, 3e30], &mut floats);
         assert_eq!(
             state.floats().map(f32::to_bits).collect::<Vec<_>>(),
             [1.5f32, -0.0, f32::MIN_POSITIVE, 3e30].map(f32::to_bits)
         );
-        sample(state.as_bytes(), Some(b"cursor"));
+        sample(state.as_bytes(), Some(b"resume point"));
         sample(&[], None);
         sample(&[], Some(b""));
         sample_with(&[], None, Some(b"EVHE-not-checked-here"));
@@ -375,7 +376,7 @@ mod tests {
 
     #[test]
     fn every_truncation_is_refused() {
-        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
+        let b = sample_with(&[7; 16], Some(b"resume point bytes"), Some(b"store"));
         for n in 0..b.len() {
             let e = Checkpoint::decode(&b[..n]).unwrap_err();
             assert!(
@@ -393,7 +394,7 @@ mod tests {
 
     #[test]
     fn every_bit_flip_is_refused() {
-        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
+        let b = sample_with(&[7; 16], Some(b"resume point bytes"), Some(b"store"));
         for i in 0..b.len() * 8 {
             let mut c = b.clone();
             c[i / 8] ^= 1 << (i % 8);
@@ -469,7 +470,7 @@ mod tests {
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
             Err(CheckpointError::File(FileError::Malformed(
-                "world cursor flag"
+                "world resume point flag"
             )))
         );
         body.pop();
@@ -477,7 +478,9 @@ mod tests {
         body.extend_from_slice(&9u32.to_le_bytes());
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::File(FileError::Malformed("world cursor")))
+            Err(CheckpointError::File(FileError::Malformed(
+                "world resume point"
+            )))
         );
         body.truncate(44);
         body.push(0);

@@ -873,7 +873,7 @@ mod tests {
             self.failure.take()
         }
 
-        fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
             let Some(id) = self.id else { return false };
             out.push(id);
             out.push(self.next as u8);
@@ -881,7 +881,7 @@ mod tests {
             true
         }
 
-        fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
+        fn restore_resume_point(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
             match cursor {
                 [id, next, paid @ ..] if self.restores && Some(*id) == self.id => {
                     self.next = i64::from(*next);

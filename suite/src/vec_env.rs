@@ -375,7 +375,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     /// `dst` keeps its own seed sequence for its next episodes and its own organisation
     /// sequence for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is
     /// `src`'s, on `src`'s organisation.
-    /// An index out of range, or a world that saves no cursor ([`World::save_cursor`]: its
+    /// An index out of range, or a world that saves no cursor ([`World::save_resume_point`]: its
     /// state cannot be copied), is a [`ErrorKind::Config`] error that changes nothing. Should
     /// the copy be refused (a world that takes no cursor but its own, say), `dst` is restored
     /// from its own checkpoint of a moment before and plays on as it was; were even that
@@ -405,7 +405,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         }
         let (mut bytes, mut own) = (Vec::new(), Vec::new());
         let from = self.agents[src].world();
-        let saved = from.save_cursor(&mut bytes);
+        let saved = from.save_resume_point(&mut bytes);
         if let Some(e) = from.take_failure() {
             return Err(e);
         }
@@ -414,7 +414,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
                 ErrorKind::Config,
                 format!(
                     "copy_env({src}, {dst}): environment {src}'s world saves no cursor \
-                     (World::save_cursor), so a copy could not continue its task"
+                     (World::save_resume_point), so a copy could not continue its task"
                 ),
             ));
         }

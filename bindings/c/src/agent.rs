@@ -293,11 +293,11 @@ fn refusal(r: Refused<Box<Policy>, HostWorld>) -> Refusal {
     (r.error.into(), r.controller, r.world.into_inner())
 }
 
-/// Continues an agent from the checkpoint file at `path` (written by
-/// `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
-/// workspace, step counters, sampler, recurrent state and the world's own cursor as they were.
-/// The task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of
-/// a checkpoint: register and set them again.
+/// Continues an agent from the checkpoint file at `path` (written by `evoharness_agent_checkpoint`
+/// or by a schedule of `evoharness_agent_set_checkpoints`): workspace, step counters, sampler,
+/// recurrent state and the world's own resume point as they were. The task is not restarted.
+/// Callbacks, the trace and the checkpoint schedule are not part of a checkpoint: register and set
+/// them again.
 ///
 /// `*policy` must be the very policy (same file) that wrote it, `*world` (NULL if the agent had
 /// none) a world made the same way, which takes its state back from the checkpoint (for a

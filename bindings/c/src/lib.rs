@@ -41,7 +41,7 @@
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
 //! | [`experience_store`] | experience stores: lessons beyond the workspace, files, bytes, merging, an agent's store |
-//! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, cursors |
+//! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, resume points |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
     non_camel_case_types,

@@ -285,9 +285,9 @@ pub struct evoharness_plan_step {
     pub status: evoharness_step_status,
     /// How many times it was started or retried.
     pub attempts: u16,
-    /// Whether `cursor` holds a checkpoint cursor.
+    /// Whether `cursor` holds the step's cursor (the Progress verb's `cursor`).
     pub has_cursor: bool,
-    /// Where to resume the step.
+    /// Where to resume the step: its cursor.
     pub cursor: evoharness_value,
     /// Whether `last_error` holds the error of its last failure.
     pub has_last_error: bool,

@@ -74,8 +74,8 @@ struct Buffers {
 impl<W: World, C: Controller<W>> Agent<W, C> {
     /// Continues from the checkpoint in `path` (see [`crate::checkpoint`]): the workspace, step
     /// counters, sampler and recurrent state as they were when it was written, the experience
-    /// store if it had one (a checkpoint of format 1 has none), and the world's cursor if it
-    /// saved one ([`World::restore_cursor`]). The task is not restarted and
+    /// store if it had one (a checkpoint of format 1 has none), and the world's resume point if
+    /// it saved one ([`World::restore_resume_point`]). The task is not restarted and
     /// [`World::reset`] is not called.
     ///
     /// `controller` must have the contract of the one that wrote it (for a policy: the same
@@ -178,7 +178,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         }
     }
 
-    /// Restores a fresh agent's state from a decoded checkpoint (the world's cursor last, so
+    /// Restores a fresh agent's state from a decoded checkpoint (the world's resume point last, so
     /// that a refusal leaves the world as it was).
     fn restore(
         &mut self,
@@ -217,8 +217,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         }
         let state: Vec<f32> = c.state.floats().collect();
         self.controller.set_state(&state)?;
-        if let Some(cursor) = c.world {
-            self.world.restore_cursor(cursor).map_err(|e| {
+        if let Some(resume_point) = c.world {
+            self.world.restore_resume_point(resume_point).map_err(|e| {
                 Error::new(
                     ErrorKind::Checkpoint,
                     format!("checkpoint {name} refused by the world"),
@@ -291,7 +291,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             })?
             .len();
         b.world.clear();
-        let saved = self.world.save_cursor(&mut b.world);
+        let saved = self.world.save_resume_point(&mut b.world);
         if let Some(e) = self.world.take_failure() {
             return Err(e);
         }
