@@ -17,7 +17,7 @@
 #   - `evoharness run` of a fixture policy, sampling, and its per-step trace;
 #   - the C example linked statically and dynamically: its output and its checkpoint file;
 #   - the same on ONNX Runtime 1.31.1 (aarch64, unless --no-ort): the x86-64 and aarch64
-#     libraries from PyPI's wheels (scripts/fetch-onnxruntime{,-aarch64}.sh).
+#     libraries from PyPI's wheels (scripts/fetch-onnxruntime.sh x86_64, and aarch64).
 #
 # Installs what it needs when missing (Debian: the cross compiler, the target's C and C++
 # runtime, qemu-user; the Rust target through rustup), with sudo when not root. Outputs go to
@@ -167,8 +167,8 @@ done
 host_ort="" target_ort=""
 if [ "$ort" = 1 ]; then
     say "ONNX Runtime 1.31.1 for x86-64 and aarch64 (PyPI wheels)"
-    host_ort="$(scripts/fetch-onnxruntime.sh)"
-    target_ort="$(scripts/fetch-onnxruntime-aarch64.sh)"
+    host_ort="$(scripts/fetch-onnxruntime.sh x86_64)"
+    target_ort="$(scripts/fetch-onnxruntime.sh aarch64)"
 fi
 
 # compare NAME PROGRAM OUTPUT ARGS...: runs PROGRAM (tool, agent-static or agent-shared) built

@@ -1,16 +1,16 @@
 //! The `checkpoint` target: untrusted bytes resumed as an agent checkpoint.
 //!
 //! The first byte chooses the world ([`Setup::from_byte`]): one of the suite's task kinds, a
-//! horizon and the suite's version (v2 worlds' cursors also carry per-item attempts), for an agent of the suite's capacities whose controller is [`External`] (decisions
+//! horizon and the suite's version (v2 worlds' resume points also carry per-item attempts), for an agent of the suite's capacities whose controller is [`External`] (decisions
 //! come from outside, so no inference: its checkpoints hold no policy identity and no recurrent
 //! state, as those of the suite's rule-based baselines do). The rest is resumed as that agent's
 //! checkpoint with `Agent::try_resume_from_bytes`. Checked, besides never panicking:
 //!
 //! - a refusal is an error of kind `Checkpoint`, `Config` or `Io` that hands back the
-//!   controller and the world as they were given (the world's cursor bytes are unchanged);
+//!   controller and the world as they were given (the world's resume point bytes are unchanged);
 //!   bytes that `Checkpoint::decode` refuses are refused with that very error as the source;
 //! - an accepted checkpoint was decodable, and gives an agent whose step counters and world
-//!   cursor are the checkpoint's (an accepted cursor saves back to the same bytes), whose own
+//!   resume point are the checkpoint's (an accepted resume point saves back to the same bytes), whose own
 //!   checkpoint decodes and resumes again to identical bytes;
 //! - from there, up to [`STEPS`] legal templates (chosen by the input's last bytes) are
 //!   applied with `Agent::step_with`, each accepted, and the checkpoint after them resumes to
@@ -18,7 +18,7 @@
 //!
 //! An input whose checkpoint starts with the magic is also resumed *reframed* ([`reframe`]):
 //! with its body length and CRC-32 made right, and the same for the workspace snapshot inside,
-//! so that the fuzzer reaches the body's fields, the workspace restore and the world's cursor
+//! so that the fuzzer reaches the body's fields, the workspace restore and the world's resume point
 //! without solving two checksums.
 
 use evoharness_runtime::checkpoint::{self, Checkpoint};
@@ -27,11 +27,11 @@ use evoharness_runtime::{
 };
 use evoharness_suite::{CAPACITIES, Scenario, SuiteWorld, TaskConfig, TaskKind, episode};
 
-/// The horizons the first byte chooses from: a world's item count (and so its cursor's
+/// The horizons the first byte chooses from: a world's item count (and so its resume point's
 /// length) follows from its horizon.
 pub const HORIZONS: [u32; 4] = [50, 120, 400, 2_000];
 
-/// The organisation of every world the target makes (a cursor may carry another).
+/// The organisation of every world the target makes (a resume point may carry another).
 pub const ORGANISATION: u64 = 7;
 
 /// How many steps an accepted checkpoint is stepped.
@@ -92,7 +92,7 @@ pub enum Resume {
     /// `Checkpoint::decode` refused the bytes, and so did the resume.
     Undecodable,
     /// The bytes decode, and the agent refused them (another workspace, budget or costs, a
-    /// cursor of another task, a policy identity or recurrent state an external controller
+    /// resume point of another task, a policy identity or recurrent state an external controller
     /// does not have).
     Refused,
     /// The agent resumed, and took this many steps from there.
@@ -122,17 +122,17 @@ pub fn check(data: &[u8]) -> Reached {
     }
 }
 
-/// The world's cursor.
-fn cursor(world: &SuiteWorld) -> Vec<u8> {
+/// The world's resume point.
+fn resume_point(world: &SuiteWorld) -> Vec<u8> {
     let mut out = Vec::new();
-    assert!(world.save_cursor(&mut out), "a suite world saves a cursor");
+    assert!(world.save_resume_point(&mut out), "a suite world saves a resume point");
     out
 }
 
 /// Resumes `bytes` into an agent of `setup`, and checks it; see the [module docs](self).
 fn resume(setup: Setup, bytes: &[u8]) -> Resume {
     let world = setup.world();
-    let before = cursor(&world);
+    let before = resume_point(&world);
     let decoded = Checkpoint::decode(bytes);
     let controller = External(CAPACITIES);
     match Agent::try_resume_from_bytes(controller, world, setup.agent_config(), bytes) {
@@ -154,7 +154,7 @@ fn resume(setup: Setup, bytes: &[u8]) -> Resume {
                 "a refused checkpoint changed the controller"
             );
             assert!(
-                cursor(&world) == before,
+                resume_point(&world) == before,
                 "a refused checkpoint changed the world: {error}"
             );
             match decoded {
@@ -195,10 +195,10 @@ fn resumed(
         (c.steps, c.world_actions, c.harness_actions),
         "a resumed agent's counters are not the checkpoint's"
     );
-    let now = cursor(agent.world());
+    let now = resume_point(agent.world());
     assert!(
         now == c.world.unwrap_or(fresh),
-        "an accepted world cursor saves back to other bytes"
+        "an accepted world resume point saves back to other bytes"
     );
     let again = round_trip(setup, &agent);
     let d = Checkpoint::decode(&again).expect("round_trip decoded it");
@@ -369,9 +369,9 @@ pub fn seed<C: evoharness_runtime::Controller<SuiteWorld>>(
     out
 }
 
-/// A checkpoint whose body holds nothing but the fixed fields and `cursor`, for seeds and tests
+/// A checkpoint whose body holds nothing but the fixed fields and `resume_point`, for seeds and tests
 /// that reach the world without a workspace worth restoring (it is refused there).
-pub fn with_cursor(cursor: &[u8]) -> Vec<u8> {
+pub fn with_resume_point(resume_point: &[u8]) -> Vec<u8> {
     let c = Checkpoint {
         policy: 0,
         steps: 0,
@@ -379,7 +379,7 @@ pub fn with_cursor(cursor: &[u8]) -> Vec<u8> {
         harness_actions: 0,
         rng: 0,
         state: checkpoint::State::default(),
-        world: Some(cursor),
+        world: Some(resume_point),
         workspace: &[],
         store: None,
     };
@@ -458,8 +458,8 @@ mod tests {
 
     /// A records world of 20 items (not a multiple of its shuffle block of 8) fills the unused
     /// slots of its last block with indices 20 to 23 when it delivers that block, and its
-    /// cursor check then refuses them (`block.iter().all(|&b| b < n)` in
-    /// `SuiteWorld::decode_cursor`): from then on the agent's own checkpoint does not resume.
+    /// resume point check then refuses them (`block.iter().all(|&b| b < n)` in
+    /// `SuiteWorld::decode_resume_point`): from then on the agent's own checkpoint does not resume.
     #[test]
     fn a_records_checkpoint_after_the_last_partial_block_resumes() {
         let setup = Setup {
@@ -494,17 +494,17 @@ mod tests {
         assert!(matches!(check(&maxed).plain, Resume::Resumed { steps } if steps > 0));
     }
 
-    /// A records cursor whose shuffle block repeats an item it has yet to deliver is
-    /// accepted, and the world then delivers that item twice and saves a cursor it refuses
+    /// A records resume point whose shuffle block repeats an item it has yet to deliver is
+    /// accepted, and the world then delivers that item twice and saves a resume point it refuses
     /// (found by this target in 16 seconds, with the other bugs fixed).
     #[test]
-    fn a_records_cursor_that_repeats_an_item_in_its_block_is_refused() {
+    fn a_records_resume_point_that_repeats_an_item_in_its_block_is_refused() {
         let setup = Setup {
             kind: TaskKind::Records,
             horizon: 120,
             scenario: Scenario::V1,
         };
-        // `SuiteWorld::save_cursor`: version, kind, organisation, seed, n, then delivered
+        // `SuiteWorld::save_resume_point`: version, kind, organisation, seed, n, then delivered
         // (offset 22) and the block of eight u32 (offset 26).
         let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4"));
         let (input, c, delivered) = (1..200)
@@ -519,14 +519,14 @@ mod tests {
                     .then(|| (input.clone(), c.to_vec(), d))
             })
             .expect("a checkpoint inside a block");
-        let mut cursor = c;
+        let mut resume_point = c;
         let pos = 26 + 4 * (delivered % 8) as usize;
-        let next = cursor[pos..pos + 4].to_vec();
-        cursor[26 + 4 * 7..26 + 4 * 8].copy_from_slice(&next);
+        let next = resume_point[pos..pos + 4].to_vec();
+        resume_point[26 + 4 * 7..26 + 4 * 8].copy_from_slice(&next);
         let good = Checkpoint::decode(&input[1..]).expect("a good checkpoint");
         let mut ckpt = Vec::new();
         Checkpoint {
-            world: Some(&cursor),
+            world: Some(&resume_point),
             ..good
         }
         .encode(&mut ckpt);
@@ -536,14 +536,14 @@ mod tests {
     }
 
     #[test]
-    fn a_cursor_of_another_task_is_refused_and_changes_nothing() {
+    fn a_resume_point_of_another_task_is_refused_and_changes_nothing() {
         let migration = seed(Setup::from_byte(0), LeanHarness, 20);
         let mut records = migration.clone();
         records[0] = 1;
         assert_eq!(check(&records).plain, Resume::Refused);
-        // Garbage as a cursor, behind a framing that decodes.
+        // Garbage as a resume point, behind a framing that decodes.
         let mut input = vec![2];
-        input.extend(with_cursor(b"not a cursor"));
+        input.extend(with_resume_point(b"not a resume point"));
         assert_eq!(check(&input).plain, Resume::Refused);
         assert_eq!(check(&[]).plain, Resume::Undecodable);
     }

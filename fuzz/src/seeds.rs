@@ -17,7 +17,7 @@
 //!   turn, the session as postcard actions, budgets running out, tables filling up.
 //! - `checkpoint`: the setup byte and the checkpoint of a suite agent driven by the lean
 //!   harness ([`checkpoint::seed`]), for every task kind, at its start, after a few steps, and
-//!   at its end; and a checkpoint whose world cursor is garbage.
+//!   at its end; and a checkpoint whose world resume point is garbage.
 //! - `experience_store`: stores of every value kind, empty, at their budget, after merges.
 
 use std::collections::BTreeMap;
@@ -676,7 +676,7 @@ fn checkpoint_seeds() -> Vec<Seed> {
         name: "ckpt-migration-400-step-150".into(),
         bytes: checkpoint::seed(setup, LeanHarness, 150),
     });
-    // v2: a cursor with per-item attempts, mid-task (rejected items, back-offs).
+    // v2: a resume point with per-item attempts, mid-task (rejected items, back-offs).
     for kind in TaskKind::ALL {
         let setup = Setup {
             kind,
@@ -689,12 +689,12 @@ fn checkpoint_seeds() -> Vec<Seed> {
             bytes: checkpoint::seed(setup, LeanHarness, 60),
         });
     }
-    // Decodes; the world refuses its cursor.
+    // Decodes; the world refuses its resume point.
     let mut bytes = vec![Setup::from_byte(0).byte().expect("chosen by a byte")];
-    bytes.extend(checkpoint::with_cursor(b"not a cursor"));
+    bytes.extend(checkpoint::with_resume_point(b"not a resume point"));
     seeds.push(Seed {
         target: "checkpoint",
-        name: "refused-cursor-garbage".into(),
+        name: "refused-resume-point-garbage".into(),
         bytes,
     });
     seeds

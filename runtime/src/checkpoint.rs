@@ -2,27 +2,25 @@
 //!
 //! A checkpoint holds everything a killed process needs to continue a task exactly where it
 //! stood: the core workspace snapshot, the agent's step counters, the sampler's state, the
-//! policy's recurrent state, the world's cursor where the world saves one
-//! (see [`World::save_cursor`]), and the agent's experience store if it has one.
+//! policy's recurrent state, the world's resume point where the world saves one
+//! (see [`World::save_resume_point`]), and the agent's experience store if it has one.
 //! [`Agent::resume`] rebuilds an agent from it; the agent writes one on its own at the
 //! boundaries a [`CheckpointSchedule`] names.
 //!
 //! # Format (version 2)
 //!
-//! All integers little-endian.
+//! A framed file ([`crate::framed_file`]) with the magic "EVHA". All integers little-endian.
 //!
 //! ```text
-//! magic "EVHA" | format version: u16 | body length: u32 | body | CRC-32: u32
-//!
 //! body:
-//!   policy identity          u64   (see `policy_identity`)
+//!   policy identity          u64   (see policy::policy_identity)
 //!   steps                    u64   steps taken in the current task
 //!   world actions            u64
 //!   harness actions          u64
 //!   sampler state            u64   (SplitMix64: its whole state)
 //!   recurrent state length   u32   n, in floats (0 for a feed-forward policy)
 //!   recurrent state          n × f32 (IEEE 754 bits, little-endian)
-//!   world cursor       u8: 0 = none; 1 = then u32 length m and m bytes
+//!   world resume point     u8: 0 = none; 1 = then u32 length m and m bytes
 //!   workspace snapshot       u32 length w, then w bytes in the core snapshot format
 //!                            (its own magic "EVHW", version and CRC-32; see core's PROTOCOL.md)
 //!   experience store   u8: 0 = none; 1 = then u32 length s and s bytes in the store format
@@ -33,74 +31,52 @@
 //! Version 1 is the same without the experience store section; this crate still reads it (as a
 //! checkpoint of an agent without a store) and writes version 2.
 //!
-//! The CRC-32 (IEEE, as zlib; the core snapshot's) covers every byte before it. The body must be
-//! consumed exactly. The policy identity is a CRC-64 of the policy's contract (ABI, layout
-//! version, capacities, observation and action sizes, recurrent state length, tool names), so a
-//! checkpoint made for another policy *shape* is refused; a retrained policy with the same
-//! contract is accepted, since the weights are not part of the identity.
+//! The body must be consumed exactly. The policy identity ([`policy_identity`]) is a CRC-64 of
+//! the policy's contract (ABI, layout version, capacities, observation and action sizes,
+//! recurrent state length, tool names) and of the policy file's bytes
+//! ([`Policy::fingerprint`]), so a checkpoint made for another policy is refused: another
+//! shape, and also the same shape retrained.
 //!
 //! # Reading untrusted bytes
 //!
-//! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give
-//! a [`CheckpointError`] that names the problem. The frame and checksum are checked before the
-//! body is read; the workspace snapshot is then checked completely by the core, and the
-//! experience store by its reader, when the agent is restored, and nothing of an agent is built from a checkpoint that fails any check.
+//! [`Checkpoint::decode`] never panics: truncated, corrupted, foreign or hand-crafted bytes give a
+//! [`CheckpointError`] that names the problem. The frame and checksum are checked before the body
+//! is read ([`FileFormat::open`]); the workspace snapshot is then checked completely by the core,
+//! and the experience store by its reader, when the agent is restored, and nothing of an agent is
+//! built from a checkpoint that fails any check.
 //!
-//! # Atomic replace
+//! An agent replaces its checkpoint file atomically ([`crate::framed_file::write_atomic`]):
+//! after a crash at any instant it is either the old checkpoint or the new one, whole.
 //!
-//! [`write_atomic`] writes the bytes to a temporary file beside the target (the target's name
-//! with `.tmp` appended), syncs it to disk, renames it over the target and (on Unix) syncs the
-//! directory, so that after a crash at any instant the target is either the old checkpoint or
-//! the new one, whole. A temporary file left by a crash is overwritten by the next write.
-//!
-//! [`World::save_cursor`]: crate::World::save_cursor
+//! [`World::save_resume_point`]: crate::World::save_resume_point
 //! [`Agent::resume`]: crate::Agent::resume
 //! [`CheckpointSchedule`]: crate::agent::CheckpointSchedule
+//! [`policy_identity`]: crate::policy::policy_identity
+//! [`Policy::fingerprint`]: crate::Policy::fingerprint
 
-use std::ffi::OsString;
 use std::fmt;
-use std::fs::{self, File};
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
 
-use crate::policy::PolicyAbi;
+use crate::framed_file::{FileError, FileFormat, Reader};
 
 /// The first four bytes of every agent checkpoint.
 pub const MAGIC: [u8; 4] = *b"EVHA";
 /// The checkpoint format version this crate writes; it reads this one and every earlier one
 /// (from 1).
 pub const FORMAT: u16 = 2;
-const HEAD: usize = 4 + 2 + 4;
-const TAIL: usize = 4;
-
-/// The same CRC-32 as core's workspace snapshots.
-pub(crate) static CRC32: crc::Crc<u32, crc::Table<1>> =
-    crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
-pub(crate) static CRC64: crc::Crc<u64, crc::Table<1>> =
-    crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
+/// The checkpoint file format: [`MAGIC`], versions 1 to [`FORMAT`].
+pub const FILE: FileFormat = FileFormat {
+    magic: MAGIC,
+    oldest: 1,
+    current: FORMAT,
+};
 
 /// Why checkpoint bytes were refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CheckpointError {
-    /// The bytes end early: `len` bytes where the frame needs at least `need`.
-    Truncated {
-        /// Bytes there are.
-        len: usize,
-        /// Bytes the frame needs.
-        need: usize,
-    },
-    /// The bytes do not start with [`MAGIC`]: not an agent checkpoint.
-    BadMagic,
-    /// A format version this crate does not read.
-    UnsupportedVersion(u16),
-    /// The checksum does not match: the bytes were corrupted.
-    Checksum,
-    /// Bytes follow the checksum.
-    TrailingBytes,
-    /// The body does not parse (it passed the checksum, so it was written that way); names the
-    /// field.
-    Malformed(&'static str),
+    /// The bytes are not a whole checkpoint file of a version this crate reads (truncated,
+    /// corrupted, another kind of file), or its body does not parse.
+    File(FileError),
     /// The checkpoint was made for a policy with another contract.
     ForeignPolicy {
         /// The identity of the policy given.
@@ -118,7 +94,7 @@ pub enum CheckpointError {
     /// The workspace snapshot inside was refused by the core.
     Workspace(evoharness_core::snapshot::SnapshotError),
     /// The experience store inside was refused.
-    ExperienceStore(crate::experience_store::StoreError),
+    ExperienceStore(FileError),
     /// The checkpoint was made with another budget or other costs than the configuration given
     /// to resume it; names which.
     ConfigMismatch(&'static str),
@@ -128,17 +104,7 @@ impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CheckpointError::*;
         match self {
-            Truncated { len, need } => {
-                write!(f, "the checkpoint is truncated ({len} bytes, needs {need})")
-            }
-            BadMagic => f.write_str("not an agent checkpoint (bad magic)"),
-            UnsupportedVersion(v) => write!(
-                f,
-                "checkpoint format {v} is not supported (this runtime reads 1 to {FORMAT})"
-            ),
-            Checksum => f.write_str("the checkpoint checksum does not match (corrupted)"),
-            TrailingBytes => f.write_str("bytes follow the checkpoint"),
-            Malformed(what) => write!(f, "the checkpoint's {what} is malformed"),
+            File(e) => write!(f, "not an agent checkpoint this runtime reads: {e}"),
             ForeignPolicy { policy, checkpoint } => write!(
                 f,
                 "the checkpoint was made for another policy (identity {checkpoint:016x}; this \
@@ -161,36 +127,16 @@ impl fmt::Display for CheckpointError {
 
 impl std::error::Error for CheckpointError {}
 
-/// The identity of a policy, as recorded in its checkpoints: a CRC-64/XZ over the ABI name,
-/// layout version, capacities, observation and action sizes, recurrent state length, tool names,
-/// and the file's [`Policy::fingerprint`](crate::Policy::fingerprint), so a retrained policy of
-/// the same shape does not resume another's run.
-pub fn policy_identity(abi: &PolicyAbi, fingerprint: u64) -> u64 {
-    let mut d = CRC64.digest();
-    let mut field = |bytes: &[u8]| {
-        d.update(&(bytes.len() as u64).to_le_bytes());
-        d.update(bytes);
-    };
-    field(abi.abi.as_bytes());
-    field(&abi.layout_version.to_le_bytes());
-    let c = abi.capacities;
-    for n in [c.facts, c.steps, c.lessons, c.tools] {
-        field(&n.to_le_bytes());
+impl From<FileError> for CheckpointError {
+    fn from(e: FileError) -> Self {
+        CheckpointError::File(e)
     }
-    field(&(abi.obs_len as u64).to_le_bytes());
-    field(&(abi.actions as u64).to_le_bytes());
-    field(&abi.state_len.map_or(u64::MAX, |n| n as u64).to_le_bytes());
-    for t in &abi.tool_names {
-        field(t.as_bytes());
-    }
-    field(&fingerprint.to_le_bytes());
-    d.finalize()
 }
 
 /// An agent checkpoint, decoded (borrowing from its bytes) or about to be encoded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Checkpoint<'a> {
-    /// The [`policy_identity`] of the policy that made it.
+    /// The [`policy_identity`](crate::policy::policy_identity) of the policy that made it.
     pub policy: u64,
     /// Steps taken in the current task.
     pub steps: u64,
@@ -202,7 +148,7 @@ pub struct Checkpoint<'a> {
     pub rng: u64,
     /// The recurrent state.
     pub state: State<'a>,
-    /// The world's cursor, if it saved one.
+    /// The world's resume point, if it saved one.
     pub world: Option<&'a [u8]>,
     /// The core workspace snapshot.
     pub workspace: &'a [u8],
@@ -255,32 +201,31 @@ impl<'a> State<'a> {
 impl<'a> Checkpoint<'a> {
     /// The encoded length.
     pub fn encoded_len(&self) -> usize {
-        HEAD + 5 * 8
-            + 4
-            + self.state.0.len()
-            + 1
-            + self.world.map_or(0, |e| 4 + e.len())
-            + 4
-            + self.workspace.len()
-            + 1
-            + self.store.map_or(0, |s| 4 + s.len())
-            + TAIL
+        FileFormat::file_len(
+            5 * 8
+                + 4
+                + self.state.0.len()
+                + 1
+                + self.world.map_or(0, |e| 4 + e.len())
+                + 4
+                + self.workspace.len()
+                + 1
+                + self.store.map_or(0, |s| 4 + s.len()),
+        )
     }
 
     /// Appends the encoding to `out` (cleared first). Reuses `out`'s allocation.
     ///
     /// # Panics
     ///
-    /// If the recurrent state, the world cursor, the workspace snapshot, the experience store
+    /// If the recurrent state, the world resume point, the workspace snapshot, the experience store
     /// or the whole body
     /// exceeds 4 GiB, which no policy or workspace this crate can build reaches.
     pub fn encode(&self, out: &mut Vec<u8>) {
         let len32 = |n: usize| u32::try_from(n).expect("checkpoint parts are below 4 GiB");
         out.clear();
         out.reserve(self.encoded_len());
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        out.extend_from_slice(&len32(self.encoded_len() - HEAD - TAIL).to_le_bytes());
+        FILE.begin(out);
         for n in [
             self.policy,
             self.steps,
@@ -310,41 +255,14 @@ impl<'a> Checkpoint<'a> {
                 out.extend_from_slice(s);
             }
         }
-        let crc = CRC32.checksum(out);
-        out.extend_from_slice(&crc.to_le_bytes());
+        FILE.finish(out);
     }
 
     /// Reads checkpoint bytes (of any format version from 1 to [`FORMAT`]): the frame, the
     /// checksum, then the body. Never panics.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, CheckpointError> {
-        if bytes.len() >= 4 && bytes[..4] != MAGIC {
-            return Err(CheckpointError::BadMagic);
-        }
-        let truncated = |need| CheckpointError::Truncated {
-            len: bytes.len(),
-            need,
-        };
-        if bytes.len() < HEAD + TAIL {
-            return Err(truncated(HEAD + TAIL));
-        }
-        let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-        if !(1..=FORMAT).contains(&version) {
-            return Err(CheckpointError::UnsupportedVersion(version));
-        }
-        let body_len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
-        let end = HEAD.saturating_add(body_len);
-        let total = end.saturating_add(TAIL);
-        if bytes.len() < total {
-            return Err(truncated(total));
-        }
-        if bytes.len() > total {
-            return Err(CheckpointError::TrailingBytes);
-        }
-        let crc = u32::from_le_bytes([bytes[end], bytes[end + 1], bytes[end + 2], bytes[end + 3]]);
-        if CRC32.checksum(&bytes[..end]) != crc {
-            return Err(CheckpointError::Checksum);
-        }
-        let mut r = Reader(&bytes[HEAD..end]);
+        let (version, body) = FILE.open(bytes)?;
+        let mut r = Reader(body);
         let policy = r.u64("policy identity")?;
         let steps = r.u64("step count")?;
         let world_actions = r.u64("world action count")?;
@@ -355,17 +273,17 @@ impl<'a> Checkpoint<'a> {
             r.take(
                 floats
                     .checked_mul(4)
-                    .ok_or(CheckpointError::Malformed("recurrent state length"))?,
+                    .ok_or(FileError::Malformed("recurrent state length"))?,
                 "recurrent state",
             )?,
         );
-        let world = match r.take(1, "world cursor flag")?[0] {
+        let world = match r.take(1, "world resume point flag")?[0] {
             0 => None,
             1 => {
-                let n = r.u32("world cursor length")? as usize;
-                Some(r.take(n, "world cursor")?)
+                let n = r.u32("world resume point length")? as usize;
+                Some(r.take(n, "world resume point")?)
             }
-            _ => return Err(CheckpointError::Malformed("world cursor flag")),
+            _ => return Err(FileError::Malformed("world resume point flag").into()),
         };
         let n = r.u32("workspace snapshot length")? as usize;
         let workspace = r.take(n, "workspace snapshot")?;
@@ -378,13 +296,11 @@ impl<'a> Checkpoint<'a> {
                     let n = r.u32("experience store length")? as usize;
                     Some(r.take(n, "experience store")?)
                 }
-                _ => return Err(CheckpointError::Malformed("experience store flag")),
+                _ => return Err(FileError::Malformed("experience store flag").into()),
             },
         };
-        if !r.0.is_empty() {
-            return Err(CheckpointError::Malformed(
-                "body (bytes after the last section)",
-            ));
+        if !r.is_empty() {
+            return Err(FileError::Malformed("body (bytes after the last section)").into());
         }
         Ok(Self {
             policy,
@@ -400,73 +316,10 @@ impl<'a> Checkpoint<'a> {
     }
 }
 
-/// Reads the fields of a checksummed body (a checkpoint's, an experience store's); running out
-/// is [`Malformed`] (the checksum passed, so the writer wrote it that way).
-pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
-
-/// A body field that is not there: names it.
-pub(crate) struct Malformed(pub(crate) &'static str);
-
-impl From<Malformed> for CheckpointError {
-    fn from(m: Malformed) -> Self {
-        CheckpointError::Malformed(m.0)
-    }
-}
-
-impl<'a> Reader<'a> {
-    pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], Malformed> {
-        if self.0.len() < n {
-            return Err(Malformed(what));
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-
-    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, Malformed> {
-        let b = self.take(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64, Malformed> {
-        let b = self.take(8, what)?;
-        let mut a = [0; 8];
-        a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
-    }
-}
-
-/// The temporary file [`write_atomic`] uses for `path`: its name with `.tmp` appended, in the
-/// same directory (a rename is atomic only within one file system).
-pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map_or_else(OsString::new, OsString::from);
-    name.push(".tmp");
-    path.with_file_name(name)
-}
-
-/// Replaces `path` with `bytes` atomically: writes `tmp` (see [`temp_path`]), syncs it, renames
-/// it over `path`, and syncs the directory (on Unix; elsewhere the rename is as durable as the
-/// platform makes it). After a crash at any point, `path` holds the old bytes or the new ones.
-pub fn write_atomic(path: &Path, tmp: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = File::create(tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    drop(f);
-    fs::rename(tmp, path)?;
-    #[cfg(unix)]
-    {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        File::open(dir)?.sync_all()?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::framed_file::{HEAD, TAIL};
 
     fn sample(state: &[u8], env: Option<&[u8]>) -> Vec<u8> {
         sample_with(state, env, None)
@@ -492,14 +345,14 @@ mod tests {
     }
 
     #[test]
-    fn round_trips_with_and_without_state_and_cursor() {
+    fn round_trips_with_and_without_state_and_position() {
         let mut floats = Vec::new();
         let state = State::encode_into(&[1.5, -0.0, f32::MIN_POSITIVE, 3e30], &mut floats);
         assert_eq!(
             state.floats().map(f32::to_bits).collect::<Vec<_>>(),
             [1.5f32, -0.0, f32::MIN_POSITIVE, 3e30].map(f32::to_bits)
         );
-        sample(state.as_bytes(), Some(b"cursor"));
+        sample(state.as_bytes(), Some(b"resume point"));
         sample(&[], None);
         sample(&[], Some(b""));
         sample_with(&[], None, Some(b"EVHE-not-checked-here"));
@@ -523,11 +376,11 @@ mod tests {
 
     #[test]
     fn every_truncation_is_refused() {
-        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
+        let b = sample_with(&[7; 16], Some(b"resume point bytes"), Some(b"store"));
         for n in 0..b.len() {
             let e = Checkpoint::decode(&b[..n]).unwrap_err();
             assert!(
-                matches!(e, CheckpointError::Truncated { len, .. } if len == n),
+                matches!(e, CheckpointError::File(FileError::Truncated { len, .. }) if len == n),
                 "{n}: {e:?}"
             );
         }
@@ -535,13 +388,13 @@ mod tests {
         long.push(0);
         assert_eq!(
             Checkpoint::decode(&long),
-            Err(CheckpointError::TrailingBytes)
+            Err(CheckpointError::File(FileError::TrailingBytes))
         );
     }
 
     #[test]
     fn every_bit_flip_is_refused() {
-        let b = sample_with(&[7; 16], Some(b"cursor bytes"), Some(b"store"));
+        let b = sample_with(&[7; 16], Some(b"resume point bytes"), Some(b"store"));
         for i in 0..b.len() * 8 {
             let mut c = b.clone();
             c[i / 8] ^= 1 << (i % 8);
@@ -557,20 +410,28 @@ mod tests {
         let b = sample(&[], None);
         let mut m = b.clone();
         m[0] = b'X';
-        assert_eq!(Checkpoint::decode(&m), Err(CheckpointError::BadMagic));
-        assert_eq!(Checkpoint::decode(b"EVHW"), Err(CheckpointError::BadMagic));
+        assert_eq!(
+            Checkpoint::decode(&m),
+            Err(CheckpointError::File(FileError::BadMagic))
+        );
+        assert_eq!(
+            Checkpoint::decode(b"EVHW"),
+            Err(CheckpointError::File(FileError::BadMagic))
+        );
         for version in [0, 3, u16::MAX] {
             let mut v = b.clone();
             v[4..6].copy_from_slice(&version.to_le_bytes());
             assert_eq!(
                 Checkpoint::decode(&v),
-                Err(CheckpointError::UnsupportedVersion(version))
+                Err(CheckpointError::File(FileError::UnsupportedVersion(
+                    version
+                )))
             );
         }
         assert!(
-            CheckpointError::UnsupportedVersion(3)
+            CheckpointError::File(FileError::UnsupportedVersion(3))
                 .to_string()
-                .contains("format 3")
+                .contains("version 3")
         );
     }
 
@@ -578,38 +439,48 @@ mod tests {
     #[test]
     fn malformed_bodies_with_good_checksums_are_refused() {
         let v_frame = |version: u16, body: &[u8]| {
-            let mut out = MAGIC.to_vec();
-            out.extend_from_slice(&version.to_le_bytes());
-            out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            let mut out = Vec::new();
+            let file = FileFormat {
+                current: version,
+                ..FILE
+            };
+            file.begin(&mut out);
             out.extend_from_slice(body);
-            let crc = CRC32.checksum(&out);
-            out.extend_from_slice(&crc.to_le_bytes());
+            file.finish(&mut out);
             out
         };
         let frame = |body: &[u8]| v_frame(FORMAT, body);
         let mut body = vec![0u8; 40];
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("recurrent state length"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "recurrent state length"
+            )))
         );
         body.extend_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("recurrent state"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "recurrent state"
+            )))
         );
         body.truncate(40);
         body.extend_from_slice(&0u32.to_le_bytes());
         body.push(2);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("world cursor flag"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "world resume point flag"
+            )))
         );
         body.pop();
         body.push(1);
         body.extend_from_slice(&9u32.to_le_bytes());
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("world cursor"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "world resume point"
+            )))
         );
         body.truncate(44);
         body.push(0);
@@ -618,27 +489,33 @@ mod tests {
         assert_eq!(Checkpoint::decode(&v_frame(1, &body)).unwrap().store, None);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("experience store flag"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "experience store flag"
+            )))
         );
         let mut v1_long = body.clone();
         v1_long.push(0);
         assert_eq!(
             Checkpoint::decode(&v_frame(1, &v1_long)),
-            Err(CheckpointError::Malformed(
+            Err(CheckpointError::File(FileError::Malformed(
                 "body (bytes after the last section)"
-            ))
+            )))
         );
         body.push(2);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("experience store flag"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "experience store flag"
+            )))
         );
         body.pop();
         body.push(1);
         body.extend_from_slice(&9u32.to_le_bytes());
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed("experience store"))
+            Err(CheckpointError::File(FileError::Malformed(
+                "experience store"
+            )))
         );
         body.truncate(49);
         body.push(0);
@@ -646,25 +523,9 @@ mod tests {
         body.push(0);
         assert_eq!(
             Checkpoint::decode(&frame(&body)),
-            Err(CheckpointError::Malformed(
+            Err(CheckpointError::File(FileError::Malformed(
                 "body (bytes after the last section)"
-            ))
+            )))
         );
-    }
-
-    #[test]
-    fn atomic_writes_replace_whole_files() {
-        let dir = std::env::temp_dir().join(format!("evoharness-ckpt-unit-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("agent.ckpt");
-        let tmp = temp_path(&path);
-        assert_eq!(tmp.file_name().unwrap(), "agent.ckpt.tmp");
-        write_atomic(&path, &tmp, b"first").unwrap();
-        // A stale temporary file from a crash is simply overwritten.
-        fs::write(&tmp, b"half-written garbage").unwrap();
-        write_atomic(&path, &tmp, b"second").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"second");
-        assert!(!tmp.exists());
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

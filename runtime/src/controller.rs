@@ -11,9 +11,8 @@
 use evoharness_core::obs::Layout;
 use evoharness_core::{Action, Capacities, EventBuf, HeapWorkspace};
 
-use crate::checkpoint;
 use crate::error::{Error, ErrorKind, Result};
-use crate::policy::Policy;
+use crate::policy::{Policy, policy_identity};
 use crate::rng::SplitMix64;
 
 /// What a controller does next.
@@ -155,7 +154,7 @@ impl<W: ?Sized> Controller<W> for Policy {
     }
 
     fn identity(&self) -> u64 {
-        checkpoint::policy_identity(self.abi(), self.fingerprint())
+        policy_identity(self.abi(), self.fingerprint())
     }
 
     fn state(&self) -> &[f32] {

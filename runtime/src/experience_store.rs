@@ -43,11 +43,9 @@
 //!
 //! # File format (version 1)
 //!
-//! All integers little-endian.
+//! A framed file ([`crate::framed_file`]) with the magic "EVHE". All integers little-endian.
 //!
 //! ```text
-//! magic "EVHE" | format version: u16 | body length: u32 | body | CRC-32: u32
-//!
 //! body:
 //!   budget        u32   1 to MAX_BUDGET
 //!   clock         u32
@@ -59,17 +57,15 @@
 //!     last_use    u32
 //! ```
 //!
-//! The CRC-32 (IEEE, as zlib; the checkpoints' and the core snapshots') covers every byte
-//! before it, and the body must be consumed exactly. The same lessons always give the same
-//! bytes.
+//! The body must be consumed exactly. The same lessons always give the same bytes.
 //!
 //! # Reading untrusted bytes
 //!
 //! [`ExperienceStore::from_bytes`] never panics: truncated, corrupted, foreign or hand-crafted
-//! bytes give a [`StoreError`] that names the problem, and no store is built. The frame and
+//! bytes give a [`FileError`] that names the problem, and no store is built. The frame and
 //! checksum are checked first; then every lesson, the order (so triggers are unique) and the
 //! count against the budget. [`ExperienceStore::load`] reads a file that way;
-//! [`ExperienceStore::save`] replaces one atomically ([`checkpoint::write_atomic`]).
+//! [`ExperienceStore::save`] replaces one atomically ([`write_atomic`]).
 //!
 //! [`Agent::set_experience_store`]: crate::Agent::set_experience_store
 //! [`Workspace::load_lesson`]: evoharness_core::Workspace::load_lesson
@@ -82,72 +78,24 @@ use std::path::Path;
 use evoharness_core::{Lesson, Value, heapless};
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use crate::checkpoint::{self, CRC32, Malformed, Reader};
 use crate::error::{Error, ErrorKind, Result};
+use crate::framed_file::{FileError, FileFormat, Reader, temp_path, write_atomic};
 
 /// The first four bytes of every experience store file.
 pub const MAGIC: [u8; 4] = *b"EVHE";
 /// The store format version this crate writes and reads.
 pub const FORMAT: u16 = 1;
-const HEAD: usize = 4 + 2 + 4;
-const TAIL: usize = 4;
+/// The experience store file format: [`MAGIC`], version [`FORMAT`].
+pub const FILE: FileFormat = FileFormat {
+    magic: MAGIC,
+    oldest: FORMAT,
+    current: FORMAT,
+};
 /// The fixed part of a lesson's encoding: four `u16` counters and `last_use`.
 const COUNTERS: usize = 4 * 2 + 4;
 
 /// A trigger's or remedy's canonical encoding ([`Value::encode`]).
 type Encoded = [u8; Value::ENCODED_MAX];
-
-/// Why experience store bytes were refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The bytes end early: `len` bytes where the frame needs at least `need`.
-    Truncated {
-        /// Bytes there are.
-        len: usize,
-        /// Bytes the frame needs.
-        need: usize,
-    },
-    /// The bytes do not start with [`MAGIC`]: not an experience store.
-    BadMagic,
-    /// A format version this crate does not read.
-    UnsupportedVersion(u16),
-    /// The checksum does not match: the bytes were corrupted.
-    Checksum,
-    /// Bytes follow the checksum.
-    TrailingBytes,
-    /// The body does not parse or breaks an invariant (it passed the checksum, so it was
-    /// written that way); names the field.
-    Malformed(&'static str),
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use StoreError::*;
-        match self {
-            Truncated { len, need } => write!(
-                f,
-                "the experience store is truncated ({len} bytes, needs {need})"
-            ),
-            BadMagic => f.write_str("not an experience store (bad magic)"),
-            UnsupportedVersion(v) => write!(
-                f,
-                "experience store format {v} is not supported (this runtime reads {FORMAT})"
-            ),
-            Checksum => f.write_str("the experience store checksum does not match (corrupted)"),
-            TrailingBytes => f.write_str("bytes follow the experience store"),
-            Malformed(what) => write!(f, "the experience store's {what} is malformed"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<Malformed> for StoreError {
-    fn from(m: Malformed) -> Self {
-        StoreError::Malformed(m.0)
-    }
-}
 
 /// What [`ExperienceStore::note`] did.
 #[derive(Clone, Debug, PartialEq)]
@@ -487,10 +435,7 @@ impl ExperienceStore {
     ///
     /// Never: a store of [`Self::MAX_BUDGET`] lessons encodes in well under 4 GiB.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        out.clear();
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
+        FILE.begin(out);
         let u32_of = |n: usize| u32::try_from(n).expect("a store is far below 4 GiB");
         out.extend_from_slice(&u32_of(self.budget).to_le_bytes());
         out.extend_from_slice(&self.clock.to_le_bytes());
@@ -504,25 +449,22 @@ impl ExperienceStore {
             }
             out.extend_from_slice(&l.last_use.to_le_bytes());
         }
-        let body = u32_of(out.len() - HEAD);
-        out[6..HEAD].copy_from_slice(&body.to_le_bytes());
-        let crc = CRC32.checksum(out);
-        out.extend_from_slice(&crc.to_le_bytes());
+        FILE.finish(out);
     }
 
     /// A store from its bytes (see the [module docs](self)). Never panics; refused bytes give
-    /// a [`StoreError`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, StoreError> {
-        let body = frame(bytes)?;
+    /// a [`FileError`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, FileError> {
+        let (_, body) = FILE.open(bytes)?;
         let mut r = Reader(body);
         let budget = r.u32("budget")? as usize;
         if !(1..=Self::MAX_BUDGET).contains(&budget) {
-            return Err(StoreError::Malformed("budget"));
+            return Err(FileError::Malformed("budget"));
         }
         let clock = r.u32("clock")?;
         let count = r.u32("lesson count")? as usize;
         if count > budget {
-            return Err(StoreError::Malformed("lesson count"));
+            return Err(FileError::Malformed("lesson count"));
         }
         // Checked before the table (sized by the budget) is made: the lessons are there, in
         // order, and nothing follows them.
@@ -530,20 +472,19 @@ impl ExperienceStore {
         let mut prev: Option<Encoded> = None;
         for _ in 0..count {
             let (trigger, rest) =
-                Value::decode_prefix(r.0).map_err(|_| StoreError::Malformed("lesson trigger"))?;
+                Value::decode_prefix(r.0).map_err(|_| FileError::Malformed("lesson trigger"))?;
             let (remedy, rest) =
-                Value::decode_prefix(rest).map_err(|_| StoreError::Malformed("lesson remedy"))?;
+                Value::decode_prefix(rest).map_err(|_| FileError::Malformed("lesson remedy"))?;
             r.0 = rest;
             let mut n = [0u16; 4];
             for c in &mut n {
-                let b = r.take(2, "lesson counters")?;
-                *c = u16::from_le_bytes([b[0], b[1]]);
+                *c = r.u16("lesson counters")?;
             }
             let last_use = r.u32("lesson last use")?;
             let mut key: Encoded = [0; Value::ENCODED_MAX];
             trigger.encode(&mut key);
             if prev.is_some_and(|p| p >= key) {
-                return Err(StoreError::Malformed(
+                return Err(FileError::Malformed(
                     "lesson order (triggers ascending, unique)",
                 ));
             }
@@ -559,8 +500,8 @@ impl ExperienceStore {
                 recalled: false,
             });
         }
-        if !r.0.is_empty() {
-            return Err(StoreError::Malformed("body (bytes after the lessons)"));
+        if !r.is_empty() {
+            return Err(FileError::Malformed("body (bytes after the lessons)"));
         }
         let mut store = Self::with_budget(budget);
         store.clock = clock;
@@ -570,22 +511,20 @@ impl ExperienceStore {
         Ok(store)
     }
 
-    /// Writes the store to `path`, replacing it atomically (see [`checkpoint::write_atomic`]).
+    /// Writes the store to `path`, replacing it atomically (see [`write_atomic`]).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        checkpoint::write_atomic(path, &checkpoint::temp_path(path), &self.to_bytes()).map_err(
-            |e| {
-                Error::new(
-                    ErrorKind::Io,
-                    format!("writing experience store {}", path.display()),
-                )
-                .with_source(e)
-            },
-        )
+        write_atomic(path, &temp_path(path), &self.to_bytes()).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("writing experience store {}", path.display()),
+            )
+            .with_source(e)
+        })
     }
 
     /// Reads a store from `path`: [`ErrorKind::Io`] if it cannot be read,
-    /// [`ErrorKind::Experience`] (its [`StoreError`] as the source) if its bytes are refused.
+    /// [`ErrorKind::Experience`] (its [`FileError`] as the source) if its bytes are refused.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| {
@@ -618,41 +557,10 @@ fn evict_order(a: &Lesson, b: &Lesson) -> Ordering {
         .then_with(|| cmp_encoded(&a.trigger, &b.trigger))
 }
 
-/// Checks the framing and checksum; returns the body.
-fn frame(bytes: &[u8]) -> Result<&[u8], StoreError> {
-    if bytes.len() >= 4 && bytes[..4] != MAGIC {
-        return Err(StoreError::BadMagic);
-    }
-    let truncated = |need| StoreError::Truncated {
-        len: bytes.len(),
-        need,
-    };
-    if bytes.len() < HEAD + TAIL {
-        return Err(truncated(HEAD + TAIL));
-    }
-    let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if version != FORMAT {
-        return Err(StoreError::UnsupportedVersion(version));
-    }
-    let body_len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
-    let end = HEAD.saturating_add(body_len);
-    let total = end.saturating_add(TAIL);
-    if bytes.len() < total {
-        return Err(truncated(total));
-    }
-    if bytes.len() > total {
-        return Err(StoreError::TrailingBytes);
-    }
-    let crc = u32::from_le_bytes([bytes[end], bytes[end + 1], bytes[end + 2], bytes[end + 3]]);
-    if CRC32.checksum(&bytes[..end]) != crc {
-        return Err(StoreError::Checksum);
-    }
-    Ok(&bytes[HEAD..end])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::framed_file::HEAD;
     use crate::rng::SplitMix64;
 
     fn text(s: &str) -> Value {
@@ -821,7 +729,7 @@ mod tests {
         for n in 0..bytes.len() {
             let e = ExperienceStore::from_bytes(&bytes[..n]).unwrap_err();
             assert!(
-                matches!(e, StoreError::Truncated { len, .. } if len == n),
+                matches!(e, FileError::Truncated { len, .. } if len == n),
                 "{n}: {e:?}"
             );
         }
@@ -829,7 +737,7 @@ mod tests {
         long.push(0);
         assert_eq!(
             ExperienceStore::from_bytes(&long).unwrap_err(),
-            StoreError::TrailingBytes
+            FileError::TrailingBytes
         );
         for i in 0..bytes.len() * 8 {
             let mut c = bytes.clone();
@@ -843,13 +751,13 @@ mod tests {
         m[0] = b'X';
         assert_eq!(
             ExperienceStore::from_bytes(&m).unwrap_err(),
-            StoreError::BadMagic
+            FileError::BadMagic
         );
         let mut v = bytes;
         v[4] = 2;
         assert_eq!(
             ExperienceStore::from_bytes(&v).unwrap_err(),
-            StoreError::UnsupportedVersion(2)
+            FileError::UnsupportedVersion(2)
         );
     }
 
@@ -857,16 +765,14 @@ mod tests {
     #[test]
     fn malformed_bodies_with_good_checksums_are_refused() {
         let frame = |body: &[u8]| {
-            let mut out = MAGIC.to_vec();
-            out.extend_from_slice(&FORMAT.to_le_bytes());
-            out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            let mut out = Vec::new();
+            FILE.begin(&mut out);
             out.extend_from_slice(body);
-            let crc = CRC32.checksum(&out);
-            out.extend_from_slice(&crc.to_le_bytes());
+            FILE.finish(&mut out);
             out
         };
         let refused = |body: &[u8]| match ExperienceStore::from_bytes(&frame(body)) {
-            Err(StoreError::Malformed(what)) => what,
+            Err(FileError::Malformed(what)) => what,
             other => panic!("{other:?}"),
         };
         let head = |budget: u32, count: u32| {
@@ -995,7 +901,7 @@ mod tests {
         std::fs::write(&path, b"EVHE garbage").unwrap();
         let e = ExperienceStore::load(&path).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Experience);
-        assert!(std::error::Error::source(&e).unwrap().is::<StoreError>());
+        assert!(std::error::Error::source(&e).unwrap().is::<FileError>());
         let e = ExperienceStore::load(dir.join("missing")).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Io);
         std::fs::remove_dir_all(&dir).unwrap();

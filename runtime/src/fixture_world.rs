@@ -111,7 +111,7 @@ impl World for FixtureWorld {
     /// The whole state, 25 bytes: cursor (i64), calls (u64), seed (u64), all little-endian,
     /// then the rate-limit flag. It has no side effects outside itself, so a resumed agent
     /// repeating calls after the checkpoint reproduces the same state.
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(&self.cursor.to_le_bytes());
         out.extend_from_slice(&self.calls.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
@@ -119,14 +119,17 @@ impl World for FixtureWorld {
         true
     }
 
-    fn restore_cursor(&mut self, cursor: &[u8]) -> crate::Result<()> {
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> crate::Result<()> {
         let bad = || {
             crate::Error::new(
                 crate::ErrorKind::Checkpoint,
-                format!("a fixture world cursor is 25 bytes ending in 0 or 1, not {cursor:?}"),
+                format!(
+                    "a fixture world's resume point is 25 bytes ending in 0 or 1, not \
+                     {resume_point:?}"
+                ),
             )
         };
-        let Ok(&[ref c @ .., flag]) = <&[u8; 25]>::try_from(cursor) else {
+        let Ok(&[ref c @ .., flag]) = <&[u8; 25]>::try_from(resume_point) else {
             return Err(bad());
         };
         if flag > 1 {
@@ -181,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn the_cursor_round_trips_and_bad_ones_are_refused() {
+    fn the_position_round_trips_and_bad_ones_are_refused() {
         let mut e = FixtureWorld::new();
         e.reset(9);
         for tool in [0, 0, 1, 2, 0] {
@@ -191,13 +194,13 @@ mod tests {
             });
         }
         let mut out = Vec::new();
-        assert!(e.save_cursor(&mut out));
+        assert!(e.save_resume_point(&mut out));
         let mut f = FixtureWorld::new();
-        f.restore_cursor(&out).unwrap();
+        f.restore_resume_point(&out).unwrap();
         assert_eq!(f, e);
-        assert!(f.restore_cursor(&out[..24]).is_err());
+        assert!(f.restore_resume_point(&out[..24]).is_err());
         out[24] = 2;
-        assert!(f.restore_cursor(&out).is_err());
-        assert_eq!(f, e, "a refused cursor changes nothing");
+        assert!(f.restore_resume_point(&out).is_err());
+        assert_eq!(f, e, "a refused resume point changes nothing");
     }
 }

@@ -38,10 +38,11 @@
 //! | [`world`] | the [`World`] contract: what any environment an agent acts in implements |
 //! | [`agent`] | the agent loop: observe, encode, decide, apply or dispatch, checkpoint |
 //! | [`controller`] | who decides: the [`Controller`] trait, which a [`Policy`] implements; action selection |
-//! | [`checkpoint`] | the agent checkpoint file: format, checks, atomic replace |
+//! | [`checkpoint`] | the agent checkpoint file: its body and what resuming checks |
 //! | [`experience_store`] | the library of lessons behind the workspace's Experience: budget, persistence, merging |
+//! | [`framed_file`] | the one file frame (magic, version, length, checksum) and atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
-//! | [`policy`] | loading a structured-v1 policy, checking its contract, running it |
+//! | [`policy`] | loading a structured-v1 policy, checking its contract, running it; its identity |
 //! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
 //! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`trace`] | one JSON line (or callback) per step, with the workspace parts the step changed (`runtime/TRACE.md`) |
@@ -61,6 +62,7 @@ pub mod error;
 pub mod experience_store;
 #[cfg(feature = "fixture")]
 pub mod fixture_world;
+pub mod framed_file;
 pub mod layout;
 pub mod limits;
 pub mod policy;
@@ -73,9 +75,10 @@ pub use backend::{Active, Backend};
 pub use checkpoint::CheckpointError;
 pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
-pub use experience_store::{ExperienceStore, StoreError};
+pub use experience_store::ExperienceStore;
 #[cfg(feature = "fixture")]
 pub use fixture_world::FixtureWorld;
+pub use framed_file::FileError;
 pub use limits::PolicyLimits;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
 pub use trace::{TraceRecord, TraceSink};

@@ -97,6 +97,36 @@ pub struct PolicyAbi {
     pub producer: Option<String>,
 }
 
+/// The checksum of policy files ([`Policy::fingerprint`]) and of their identity
+/// ([`policy_identity`]).
+static CRC64: crc::Crc<u64, crc::Table<1>> = crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
+
+/// The identity of a policy, as recorded in its checkpoints: a CRC-64/XZ over the ABI name,
+/// layout version, capacities, observation and action sizes, recurrent state length, tool names,
+/// and the file's [`Policy::fingerprint`], so a retrained policy of the same shape does not
+/// resume another's run.
+pub fn policy_identity(abi: &PolicyAbi, fingerprint: u64) -> u64 {
+    let mut d = CRC64.digest();
+    let mut field = |bytes: &[u8]| {
+        d.update(&(bytes.len() as u64).to_le_bytes());
+        d.update(bytes);
+    };
+    field(abi.abi.as_bytes());
+    field(&abi.layout_version.to_le_bytes());
+    let c = abi.capacities;
+    for n in [c.facts, c.steps, c.lessons, c.tools] {
+        field(&n.to_le_bytes());
+    }
+    field(&(abi.obs_len as u64).to_le_bytes());
+    field(&(abi.actions as u64).to_le_bytes());
+    field(&abi.state_len.map_or(u64::MAX, |n| n as u64).to_le_bytes());
+    for t in &abi.tool_names {
+        field(t.as_bytes());
+    }
+    field(&fingerprint.to_le_bytes());
+    d.finalize()
+}
+
 /// Options for loading a policy.
 #[derive(Clone, Debug, Default)]
 pub struct PolicyBuilder {
@@ -195,7 +225,7 @@ impl PolicyBuilder {
         let (session, device) = self.session(env, active, device, bytes, name)?;
         let mut policy = Policy::new(session, abi, active, name)?;
         policy.device = device;
-        policy.fingerprint = crate::checkpoint::CRC64.checksum(bytes);
+        policy.fingerprint = CRC64.checksum(bytes);
         Ok(policy)
     }
 

@@ -14,12 +14,12 @@
 //! | [`World::reset`] | when a task starts | start a task for the seed; return its first event |
 //! | [`World::call`] | after every applied `act` | run the tool; return a result or an error event, never abort |
 //! | [`World::judge`] | when a host asks how the task went | say whether it succeeded (optional) |
-//! | [`World::save_cursor`], [`World::restore_cursor`] | at a checkpoint, at a resume | save and restore the world's position (optional) |
+//! | [`World::save_resume_point`], [`World::restore_resume_point`] | at a checkpoint, at a resume | save and restore the world's resume point (optional) |
 //! | [`World::take_failure`] | after each of the above | report that the world itself broke (optional) |
 //!
 //! Determinism: an agent is deterministic for a seed when its world is, that is when `reset` and
 //! `call` are pure functions of the seed and the calls so far. Exactly-once side effects across
-//! crashes need the cursor: see the [`agent`](crate::agent) module docs.
+//! crashes need the resume point: see the [`agent`](crate::agent) module docs.
 
 use evoharness_core::{EventBuf, ToolCall};
 
@@ -66,30 +66,29 @@ pub trait World {
         None
     }
 
-    /// Appends the world's cursor to `out` for an agent checkpoint: what it needs to continue
+    /// Appends the world's resume point to `out` for an agent checkpoint: what it needs to continue
     /// the task as if the process had never stopped (its position, its counters, the sequence
     /// number of its next side effect). Returns whether it saved one; the default saves
     /// nothing, and such a world is on its own after a resume (fine for a stateless one).
     ///
     /// Called after a step, never during one. `out` is empty and reused between checkpoints:
     /// a world that appends without allocating keeps checkpointing allocation-free.
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
         let _ = out;
         false
     }
 
-    /// Restores a cursor that [`World::save_cursor`] wrote, when an agent resumes. The agent
-    /// then repeats the steps taken after that checkpoint, with the same tool calls, so the
-    /// world must recognise calls whose effects it already applied (see the
-    /// [`agent`](crate::agent) module docs). Bytes that are not such a cursor are refused with
-    /// an error, changing nothing. The default refuses: a world that saves no cursor never gets
-    /// one.
-    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
-        let _ = cursor;
+    /// Restores a resume point that [`World::save_resume_point`] wrote, when an agent resumes. The
+    /// agent then repeats the steps taken after that checkpoint, with the same tool calls, so the
+    /// world must recognise calls whose effects it already applied (see the [`agent`](crate::agent)
+    /// module docs). Bytes that are not such a resume point are refused with an error, changing
+    /// nothing. The default refuses: a world that saves no resume point never gets one.
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> Result<()> {
+        let _ = resume_point;
         Err(Error::new(
             ErrorKind::Checkpoint,
-            "the checkpoint holds a world cursor, but this world cannot restore one (it does \
-             not implement World::restore_cursor)",
+            "the checkpoint holds a world resume_point, but this world cannot restore one (it does \
+             not implement World::restore_resume_point)",
         ))
     }
 
@@ -101,9 +100,9 @@ pub trait World {
     ///
     /// The agent asks after [`World::reset`] (the next step returns the error), after
     /// [`World::call`] (the step returns it, having taken effect), after
-    /// [`World::save_cursor`] (the checkpoint is not written) and in
+    /// [`World::save_resume_point`] (the checkpoint is not written) and in
     /// [`Agent::try_verdict`](crate::Agent::try_verdict). Takes `&self` because `judge` and
-    /// `save_cursor` do: keep the failure in a cell. The default never fails.
+    /// `save_resume_point` do: keep the failure in a cell. The default never fails.
     fn take_failure(&self) -> Option<Error> {
         None
     }
@@ -130,12 +129,12 @@ impl<W: World + ?Sized> World for Box<W> {
         (**self).judge(finished)
     }
 
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
-        (**self).save_cursor(out)
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
+        (**self).save_resume_point(out)
     }
 
-    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<()> {
-        (**self).restore_cursor(cursor)
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> Result<()> {
+        (**self).restore_resume_point(resume_point)
     }
 
     fn take_failure(&self) -> Option<Error> {

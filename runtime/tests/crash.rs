@@ -20,7 +20,7 @@
 //! claim it early.
 //!
 //! Exactly-once: every tool call carries a sequence number (the ledger's call count, part of
-//! its cursor, saved in the agent's checkpoint). The target log stores each copy with its
+//! its resume point, saved in the agent's checkpoint). The target log stores each copy with its
 //! number and ignores a number it already holds, as an idempotent store does. After a resume
 //! the agent repeats the steps since its last checkpoint deterministically, so those calls come
 //! again with the same numbers and the same records, and are not applied twice.
@@ -40,8 +40,8 @@ use std::time::{Duration, Instant};
 use common::fixture;
 use evoharness_core::{Costs, EventBuf, EventKind, ToolCall, Value};
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, PolicyBuilder,
-    Selection, World,
+    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, FileError,
+    PolicyBuilder, Selection, World,
 };
 
 const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
@@ -169,7 +169,7 @@ fn config() -> AgentConfig {
 struct Ledger {
     /// Records in the source.
     records: u64,
-    /// The cursor, saved in checkpoints.
+    /// The next source record; with the counters below, the resume point saved in checkpoints.
     next: u64,
     calls: u64,
     limited: bool,
@@ -256,7 +256,7 @@ impl World for Ledger {
     }
 
     fn reset(&mut self, seed: u64) -> EventBuf {
-        // A new task starts the cursor over; the store is the world and keeps what it holds.
+        // A new task starts the resume point over; the store is the world and keeps what it holds.
         (self.next, self.calls, self.limited, self.seed) = (0, 0, false, seed);
         event(
             EventKind::Notice,
@@ -293,7 +293,7 @@ impl World for Ledger {
         }
     }
 
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(&self.next.to_le_bytes());
         out.extend_from_slice(&self.calls.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
@@ -301,9 +301,10 @@ impl World for Ledger {
         true
     }
 
-    fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
-        let bad = || evoharness_runtime::Error::new(ErrorKind::Checkpoint, "not a ledger cursor");
-        let [n @ .., limited] = cursor else {
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> evoharness_runtime::Result<()> {
+        let bad =
+            || evoharness_runtime::Error::new(ErrorKind::Checkpoint, "not a ledger resume point");
+        let [n @ .., limited] = resume_point else {
             return Err(bad());
         };
         let words: Vec<u64> = n
@@ -617,7 +618,7 @@ fn survive(name: &str, plan: Plan, seed: u64) {
         "the same copies under the same sequence numbers"
     );
     // And the agent ended exactly where the run that was never killed ended: workspace
-    // (Progress, Belief, Experience), step counts, sampler, recurrent state, ledger cursor.
+    // (Progress, Belief, Experience), step counts, sampler, recurrent state, ledger resume point.
     assert_eq!(
         (g.steps, g.world_actions, g.harness_actions),
         (w.steps, w.world_actions, w.harness_actions)
@@ -659,7 +660,7 @@ fn soak() {
 }
 
 /// A checkpoint taken mid-task and resumed in another agent continues exactly as the original
-/// does, for a feed-forward and a recurrent policy, with and without an environment cursor.
+/// does, for a feed-forward and a recurrent policy, with and without a world resume point.
 #[test]
 fn a_resumed_agent_continues_exactly() {
     let dir = temp_dir("crash-inproc");
@@ -690,17 +691,22 @@ fn a_resumed_agent_continues_exactly() {
         assert_eq!(records(&da), records(&db));
         assert!(!records(&da).is_empty(), "{model} copied nothing");
     }
-    // An environment without a cursor: the checkpoint holds none, and resuming leaves the
+    // An environment without a resume point: the checkpoint holds none, and resuming leaves the
     // environment as the host made it.
-    let mut a = Agent::new(policy("mlp.onnx"), NoCursor::default(), config()).unwrap();
+    let mut a = Agent::new(policy("mlp.onnx"), NoResumePoint::default(), config()).unwrap();
     a.run(20).unwrap();
     let mut bytes = Vec::new();
     a.checkpoint_bytes(&mut bytes).unwrap();
     let c = evoharness_runtime::checkpoint::Checkpoint::decode(&bytes).unwrap();
     assert_eq!(c.world, None);
     assert!(c.state.is_empty());
-    let b = Agent::resume_from_bytes(policy("mlp.onnx"), NoCursor::default(), config(), &bytes)
-        .unwrap();
+    let b = Agent::resume_from_bytes(
+        policy("mlp.onnx"),
+        NoResumePoint::default(),
+        config(),
+        &bytes,
+    )
+    .unwrap();
     assert_eq!(b.summary(), a.summary());
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -785,12 +791,12 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
     flipped[bytes.len() / 2] ^= 0x10;
     assert_eq!(
         reason(resume("mlp.onnx", config(), &flipped)),
-        CheckpointError::Checksum
+        CheckpointError::File(FileError::Checksum)
     );
     for n in [0, 3, 13, bytes.len() - 1] {
         assert!(matches!(
             reason(resume("mlp.onnx", config(), &bytes[..n])),
-            CheckpointError::Truncated { .. }
+            CheckpointError::File(FileError::Truncated { .. })
         ));
     }
     // Another budget or other costs than the checkpoint was made with.
@@ -813,10 +819,15 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
         reason(resume("mlp.onnx", other, &bytes)),
         CheckpointError::ConfigMismatch("costs")
     );
-    // A cursor for an environment that cannot take one.
-    let e = Agent::resume_from_bytes(policy("mlp.onnx"), NoCursor::default(), config(), &bytes)
-        .err()
-        .unwrap();
+    // A resume point for an environment that cannot take one.
+    let e = Agent::resume_from_bytes(
+        policy("mlp.onnx"),
+        NoResumePoint::default(),
+        config(),
+        &bytes,
+    )
+    .err()
+    .unwrap();
     assert_eq!(e.kind(), ErrorKind::Checkpoint);
     assert!(e.to_string().contains("cannot restore"), "{e}");
     // A missing file is an I/O error that names it.
@@ -833,12 +844,12 @@ fn resume_refuses_foreign_corrupt_and_mismatched_checkpoints() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The fixture environment without a cursor: a host environment that does not implement
+/// The fixture environment without a resume point: a host environment that does not implement
 /// resume, as most stateless ones need not.
 #[derive(Default)]
-struct NoCursor(evoharness_runtime::FixtureWorld);
+struct NoResumePoint(evoharness_runtime::FixtureWorld);
 
-impl World for NoCursor {
+impl World for NoResumePoint {
     fn tools(&self) -> u16 {
         self.0.tools()
     }
@@ -867,11 +878,11 @@ fn a_retrained_policy_of_the_same_shape_cannot_resume_another_s_run() {
     let retrained = load(&bytes);
     assert_eq!(original.abi(), retrained.abi());
     assert_ne!(original.fingerprint(), retrained.fingerprint());
-    let mut a = Agent::new(original, NoCursor::default(), config()).unwrap();
+    let mut a = Agent::new(original, NoResumePoint::default(), config()).unwrap();
     a.run(5).unwrap();
     let mut ck = Vec::new();
     a.checkpoint_bytes(&mut ck).unwrap();
-    let e = Agent::resume_from_bytes(retrained, NoCursor::default(), config(), &ck)
+    let e = Agent::resume_from_bytes(retrained, NoResumePoint::default(), config(), &ck)
         .err()
         .unwrap();
     assert_eq!(e.kind(), ErrorKind::Checkpoint);

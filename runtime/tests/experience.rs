@@ -4,9 +4,9 @@
 use evoharness_core::obs::Template;
 use evoharness_core::{Capacities, EventBuf, EventKind, Outcome, ToolCall, Value};
 use evoharness_runtime::checkpoint::{self, Checkpoint};
-use evoharness_runtime::experience_store::StoreError;
 use evoharness_runtime::{
-    Agent, AgentConfig, CheckpointError, Decision, ErrorKind, ExperienceStore, External, World,
+    Agent, AgentConfig, CheckpointError, Decision, ErrorKind, ExperienceStore, External, FileError,
+    World,
 };
 
 /// One tool; every call (and the reset) shows the next error code of the list, as field 0.
@@ -270,7 +270,7 @@ fn the_store_travels_in_checkpoints() {
         .unwrap()
         .downcast_ref::<CheckpointError>()
         .unwrap();
-    assert_eq!(*src, CheckpointError::ExperienceStore(StoreError::Checksum));
+    assert_eq!(*src, CheckpointError::ExperienceStore(FileError::Checksum));
 }
 
 /// Version 1 of the format (before the store section) is still read: as written by an agent

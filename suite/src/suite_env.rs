@@ -278,7 +278,7 @@ impl Hooks<SuiteWorld> for SuiteHooks {
         }
     }
 
-    /// A suite world takes only a cursor of its own organisation.
+    /// A suite world takes only a resume point of its own organisation.
     fn place(&self, world: &SuiteWorld) -> Option<u64> {
         Some(world.organisation())
     }
@@ -797,9 +797,9 @@ mod tests {
         paid: Vec<u32>,
         fail_audit: bool,
         failure: std::cell::Cell<Option<Error>>,
-        /// Saves a cursor (this id, then `next` and `paid`) if set; none by default.
+        /// Saves a resume point (this id, then `next` and `paid`) if set; none by default.
         id: Option<u8>,
-        /// Restores a cursor of its own id (of no other); with `false`, none at all.
+        /// Restores a resume point of its own id (of no other); with `false`, none at all.
         restores: bool,
     }
 
@@ -873,7 +873,7 @@ mod tests {
             self.failure.take()
         }
 
-        fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
             let Some(id) = self.id else { return false };
             out.push(id);
             out.push(self.next as u8);
@@ -881,14 +881,14 @@ mod tests {
             true
         }
 
-        fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
-            match cursor {
+        fn restore_resume_point(&mut self, resume_point: &[u8]) -> evoharness_runtime::Result<()> {
+            match resume_point {
                 [id, next, paid @ ..] if self.restores && Some(*id) == self.id => {
                     self.next = i64::from(*next);
                     self.paid = paid.iter().map(|&p| u32::from(p)).collect();
                     Ok(())
                 }
-                _ => Err(Error::new(ErrorKind::Checkpoint, "not my cursor")),
+                _ => Err(Error::new(ErrorKind::Checkpoint, "not my resume point")),
             }
         }
     }
@@ -958,15 +958,15 @@ mod tests {
             assert!(v.last_episode(1).unwrap().success, "{error}");
             (error, same_obs, stats == now)
         };
-        // A world that saves no cursor cannot be copied: refused before anything changes.
+        // A world that saves no resume point cannot be copied: refused before anything changes.
         let (error, same_obs, same_stats) = run(false, false);
-        assert!(error.contains("saves no cursor"), "{error}");
+        assert!(error.contains("saves no resume point"), "{error}");
         assert!(same_obs && same_stats);
-        // One that takes only its own cursor: environment 1 restored as it was.
+        // One that takes only its own resume point: environment 1 restored as it was.
         let (error, same_obs, same_stats) = run(true, true);
-        assert!(error.contains("not my cursor"), "{error}");
+        assert!(error.contains("not my resume point"), "{error}");
         assert!(same_obs && same_stats);
-        // One that takes no cursor at all: a new agent starts environment 1's episode over.
+        // One that takes no resume point at all: a new agent starts environment 1's episode over.
         let (error, same_obs, same_stats) = run(true, false);
         assert!(error.contains("starts its episode over"), "{error}");
         assert!(!same_obs && !same_stats);

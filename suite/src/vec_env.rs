@@ -368,20 +368,19 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     /// checkpoint: [`Agent::checkpoint_bytes`]), the episode so far, the episodes it has
     /// finished and its last one, and the static teachers' agendas. From here on the two play
     /// alike to the end of the episode: the same actions give the same observations, masks,
-    /// rewards and end, as the suite's worlds draw their faults from their cursor. This is
-    /// what branching rollouts need (try another action in a copy, compare returns under the
-    /// same draws).
+    /// rewards and end, as the suite's worlds keep what they draw their faults from in their
+    /// resume point. This is what branching rollouts need (try another action in a copy,
+    /// compare returns under the same draws).
     ///
-    /// `dst` keeps its own seed sequence for its next episodes and its own organisation
-    /// sequence for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is
-    /// `src`'s, on `src`'s organisation.
-    /// An index out of range, or a world that saves no cursor ([`World::save_cursor`]: its
-    /// state cannot be copied), is a [`ErrorKind::Config`] error that changes nothing. Should
-    /// the copy be refused (a world that takes no cursor but its own, say), `dst` is restored
-    /// from its own checkpoint of a moment before and plays on as it was; were even that
-    /// refused (a world that restores no cursor at all), `dst`'s agent is replaced by a new
-    /// one that starts its current episode over (seed and organisation as before, an empty
-    /// workspace and store), and the error says so. Either way every environment is still
+    /// `dst` keeps its own seed sequence for its next episodes and its own organisation sequence
+    /// for the agents that follow ([`VecEnv::set_lifetime`]); its current agent is `src`'s, on
+    /// `src`'s organisation. An index out of range, or a world that saves no resume point
+    /// ([`World::save_resume_point`]: its state cannot be copied), is a [`ErrorKind::Config`] error
+    /// that changes nothing. Should the copy be refused (a world that takes no resume point but its
+    /// own, say), `dst` is restored from its own checkpoint of a moment before and plays on as it
+    /// was; were even that refused (a world that restores no resume point at all), `dst`'s agent is
+    /// replaced by a new one that starts its current episode over (seed and organisation as before,
+    /// an empty workspace and store), and the error says so. Either way every environment is still
     /// there, in its place. Allocates.
     pub fn copy_env(&mut self, src: usize, dst: usize) -> Result<()> {
         let result = self.copy_agent(src, dst);
@@ -405,7 +404,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         }
         let (mut bytes, mut own) = (Vec::new(), Vec::new());
         let from = self.agents[src].world();
-        let saved = from.save_cursor(&mut bytes);
+        let saved = from.save_resume_point(&mut bytes);
         if let Some(e) = from.take_failure() {
             return Err(e);
         }
@@ -413,8 +412,8 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
             return Err(Error::new(
                 ErrorKind::Config,
                 format!(
-                    "copy_env({src}, {dst}): environment {src}'s world saves no cursor \
-                     (World::save_cursor), so a copy could not continue its task"
+                    "copy_env({src}, {dst}): environment {src}'s world saves no resume point \
+                     (World::save_resume_point), so a copy could not continue its task"
                 ),
             ));
         }
@@ -428,7 +427,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         let config = *old.config();
         let back_to = self.hooks.place(old.world());
         let (controller, mut world) = old.into_parts();
-        // A suite world takes only a cursor of its own organisation.
+        // A suite world takes only a resume point of its own organisation.
         if let Some(to) = to {
             self.hooks.set_place(&mut world, to);
         }
@@ -441,7 +440,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
                 }
                 let error = refused.error;
                 // Its own checkpoint of a moment ago, refused only by a world that restores
-                // no cursor at all: then a new agent starts `dst`'s episode over.
+                // no resume point at all: then a new agent starts `dst`'s episode over.
                 let back =
                     Env::try_resume_from_bytes(refused.controller, refused.world, config, &own);
                 let back = match back {

@@ -610,17 +610,18 @@ impl SuiteWorld {
     }
 }
 
-/// The cursor format's version (its first byte): 1 for v1 worlds; 2 for v2 worlds, whose
-/// cursor ends with a byte of attempts per item.
-const CURSOR_VERSION: u8 = 1;
-const CURSOR_VERSION_V2: u8 = 2;
-/// v3: the v2 cursor, then the crash counter, the durable position and the replay position.
-const CURSOR_VERSION_V3: u8 = 3;
+/// The resume point format's version (its first byte): 1 for v1 worlds; 2 for v2 worlds, whose
+/// resume point ends with a byte of attempts per item.
+const RESUME_POINT_VERSION: u8 = 1;
+const RESUME_POINT_VERSION_V2: u8 = 2;
+/// v3: the v2 resume point, then the crash counter, the durable position and the replay position.
+const RESUME_POINT_VERSION_V3: u8 = 3;
 
-/// The fixed part of a cursor, before the two bitsets.
-const CURSOR_HEAD: usize = 1 + 1 + 8 + 8 + 4 + 4 + 4 * BLOCK + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 12;
+/// The fixed part of a resume point, before the two bitsets.
+const RESUME_POINT_HEAD: usize =
+    1 + 1 + 8 + 8 + 4 + 4 + 4 * BLOCK + 4 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 12;
 
-/// Reads a cursor front to back; every read checks the length.
+/// Reads a resume point front to back; every read checks the length.
 struct Reader<'a>(&'a [u8]);
 
 impl Reader<'_> {
@@ -641,10 +642,10 @@ impl Reader<'_> {
 }
 
 impl SuiteWorld {
-    /// Decodes and checks a cursor into a new world; `None` for anything malformed.
-    fn decode_cursor(&self, c: &[u8]) -> Option<SuiteWorld> {
+    /// Decodes and checks a resume point into a new world; `None` for anything malformed.
+    fn decode_resume_point(&self, c: &[u8]) -> Option<SuiteWorld> {
         let mut r = Reader(c);
-        if r.u8()? != self.cursor_version() || r.u8()? != self.config.kind as u8 {
+        if r.u8()? != self.resume_point_version() || r.u8()? != self.config.kind as u8 {
             return None;
         }
         let organisation = r.u64()?;
@@ -909,11 +910,11 @@ impl SuiteWorld {
         e
     }
 
-    fn cursor_version(&self) -> u8 {
+    fn resume_point_version(&self) -> u8 {
         match self.config.scenario {
-            Scenario::V1 => CURSOR_VERSION,
-            Scenario::V2 => CURSOR_VERSION_V2,
-            Scenario::V3 => CURSOR_VERSION_V3,
+            Scenario::V1 => RESUME_POINT_VERSION,
+            Scenario::V2 => RESUME_POINT_VERSION_V2,
+            Scenario::V3 => RESUME_POINT_VERSION_V3,
         }
     }
 }
@@ -945,8 +946,8 @@ impl World for SuiteWorld {
     /// attempts). The world has no effects outside
     /// itself, so the calls a resumed agent repeats are applied to the restored state exactly
     /// as they were the first time.
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
-        out.push(self.cursor_version());
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
+        out.push(self.resume_point_version());
         out.push(self.config.kind as u8);
         out.extend_from_slice(&self.organisation.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
@@ -984,21 +985,21 @@ impl World for SuiteWorld {
         true
     }
 
-    /// Restores a cursor of [`World::save_cursor`] from a world of the same task (kind and
-    /// size) and organisation; anything else, or bytes that are cut, padded or inconsistent, is refused
-    /// with [`ErrorKind::Checkpoint`] and changes nothing.
-    fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
-        let w = self.decode_cursor(cursor).ok_or_else(|| {
+    /// Restores a resume point of [`World::save_resume_point`] from a world of the same task (kind
+    /// and size) and organisation; anything else, or bytes that are cut, padded or inconsistent, is
+    /// refused with [`ErrorKind::Checkpoint`] and changes nothing.
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> evoharness_runtime::Result<()> {
+        let w = self.decode_resume_point(resume_point).ok_or_else(|| {
             Error::new(
                 ErrorKind::Checkpoint,
                 format!(
-                    "not a cursor of a {} world of {} items in organisation {} ({} bytes; one \
-                     has {} bytes and the per-item state)",
+                    "not a resume point of a {} world of {} items in organisation {} ({} bytes; \
+                     one has {} bytes and the per-item state)",
                     self.config.kind,
                     self.config.items(),
                     self.organisation,
-                    cursor.len(),
-                    CURSOR_HEAD
+                    resume_point.len(),
+                    RESUME_POINT_HEAD
                 ),
             )
         })?;
@@ -1404,7 +1405,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cursor_resumes_the_same_episode_and_bad_ones_change_nothing() {
+    fn a_resume_point_resumes_the_same_episode_and_bad_ones_change_nothing() {
         for (kind, scenario) in TaskKind::ALL
             .into_iter()
             .flat_map(|k| Scenario::ALL.map(|s| (k, s)))
@@ -1423,8 +1424,8 @@ mod tests {
                     .collect()
             };
             play(&mut a, &calls[..300]);
-            let mut cursor = Vec::new();
-            assert!(a.save_cursor(&mut cursor));
+            let mut resume_point = Vec::new();
+            assert!(a.save_resume_point(&mut resume_point));
             let tries = if scenario.is_v2() {
                 a.items() as usize
             } else {
@@ -1437,56 +1438,62 @@ mod tests {
                 0
             };
             assert_eq!(
-                cursor.len(),
-                CURSOR_HEAD + 16 * a.items().div_ceil(64) as usize + tries + v3
+                resume_point.len(),
+                RESUME_POINT_HEAD + 16 * a.items().div_ceil(64) as usize + tries + v3
             );
             let mut b = SuiteWorld::new(cfg, 4);
-            b.restore_cursor(&cursor).unwrap();
+            b.restore_resume_point(&resume_point).unwrap();
             assert_eq!(
                 play(&mut a, &calls[300..]),
                 play(&mut b, &calls[300..]),
                 "{kind}"
             );
             assert_eq!(a.violations(), b.violations());
-            // Cut, padded, flipped or foreign cursors are refused and change nothing.
+            // Cut, padded, flipped or foreign resume points are refused and change nothing.
             let before = format!("{b:?}");
             let mut bad = vec![
-                cursor[..cursor.len() - 1].to_vec(),
-                [&cursor[..], &[0]].concat(),
+                resume_point[..resume_point.len() - 1].to_vec(),
+                [&resume_point[..], &[0]].concat(),
             ];
-            for i in [0, 1, 18, CURSOR_HEAD - 8, CURSOR_HEAD + 3] {
-                let mut c = cursor.clone();
+            for i in [0, 1, 18, RESUME_POINT_HEAD - 8, RESUME_POINT_HEAD + 3] {
+                let mut c = resume_point.clone();
                 c[i] ^= 0x40;
                 bad.push(c);
             }
             for c in &bad {
-                assert!(b.restore_cursor(c).is_err(), "{kind}: {c:?}");
+                assert!(b.restore_resume_point(c).is_err(), "{kind}: {c:?}");
                 assert_eq!(format!("{b:?}"), before);
             }
             let mut other = SuiteWorld::new(TaskConfig::of(scenario, kind, 600), 4);
-            assert!(other.restore_cursor(&cursor).is_err(), "another horizon");
+            assert!(
+                other.restore_resume_point(&resume_point).is_err(),
+                "another horizon"
+            );
             let v = match scenario {
                 Scenario::V1 => Scenario::V2,
                 Scenario::V2 => Scenario::V3,
                 Scenario::V3 => Scenario::V1,
             };
             let mut other = SuiteWorld::new(TaskConfig::of(v, kind, 300), 4);
-            assert!(other.restore_cursor(&cursor).is_err(), "another scenario");
+            assert!(
+                other.restore_resume_point(&resume_point).is_err(),
+                "another scenario"
+            );
             let mut elsewhere = SuiteWorld::new(cfg, 5);
             let before = format!("{elsewhere:?}");
             assert!(
-                elsewhere.restore_cursor(&cursor).is_err(),
+                elsewhere.restore_resume_point(&resume_point).is_err(),
                 "another organisation"
             );
             assert_eq!(format!("{elsewhere:?}"), before);
         }
     }
 
-    /// Found by the checkpoint fuzz target: a records world whose item count is no multiple
-    /// of the shuffle block (horizon 50: 20 items) refused its own cursor once its last, short
-    /// block had started, so an agent's own checkpoint stopped resuming.
+    /// Found by the checkpoint fuzz target: a records world whose item count is no multiple of the
+    /// shuffle block (horizon 50: 20 items) refused its own resume point once its last, short block
+    /// had started, so an agent's own checkpoint stopped resuming.
     #[test]
-    fn a_records_world_restores_its_own_cursor_in_a_short_last_block() {
+    fn a_records_world_restores_its_own_resume_point_in_a_short_last_block() {
         let cfg = TaskConfig::new(TaskKind::Records, 50);
         let mut a = SuiteWorld::new(cfg, 2);
         a.reset(3);
@@ -1496,10 +1503,10 @@ mod tests {
         };
         for k in 0..a.items() + 1 {
             a.call(&fetch);
-            let mut cursor = Vec::new();
-            assert!(a.save_cursor(&mut cursor));
+            let mut resume_point = Vec::new();
+            assert!(a.save_resume_point(&mut resume_point));
             let mut b = SuiteWorld::new(cfg, 2);
-            b.restore_cursor(&cursor)
+            b.restore_resume_point(&resume_point)
                 .unwrap_or_else(|e| panic!("after {} fetches: {e}", k + 1));
             assert_eq!(format!("{b:?}"), format!("{a:?}"));
         }

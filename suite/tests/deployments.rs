@@ -184,18 +184,22 @@ fn after_a_crash_the_queue_is_read_again_from_the_durable_position() {
     assert_eq!(again[1].get("landed"), Some(&Value::Bool(true)));
     assert_eq!(again[3].get("batch"), Some(&ids[5]));
     assert!(again[4].get("landed").is_none() && !ids.contains(again[4].get("batch").unwrap()));
-    // A cursor taken after the crash restores the same episode.
-    let mut cursor = Vec::new();
-    assert!(w.save_cursor(&mut cursor));
+    // A resume point taken after the crash restores the same episode.
+    let mut resume_point = Vec::new();
+    assert!(w.save_resume_point(&mut resume_point));
     let mut other = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
-    other.restore_cursor(&cursor).unwrap();
-    let mut again_cursor = Vec::new();
-    other.save_cursor(&mut again_cursor);
-    assert_eq!(cursor, again_cursor);
-    // Cut cursors are refused.
-    assert!(other.restore_cursor(&cursor[..cursor.len() - 1]).is_err());
+    other.restore_resume_point(&resume_point).unwrap();
+    let mut again_resume_point = Vec::new();
+    other.save_resume_point(&mut again_resume_point);
+    assert_eq!(resume_point, again_resume_point);
+    // Cut resume points are refused.
+    assert!(
+        other
+            .restore_resume_point(&resume_point[..resume_point.len() - 1])
+            .is_err()
+    );
     // A commit while the queue is delivered again moves the durable position past the
-    // replay's; that state's cursor restores too (it was refused once, in training).
+    // replay's; that state's resume point restores too (it was refused once, in training).
     let mut w = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
     w.reset(1);
     let ids: Vec<Value> = (0..4)
@@ -208,10 +212,10 @@ fn after_a_crash_the_queue_is_read_again_from_the_durable_position() {
     let again = w.call(&call(0, None));
     assert_eq!(again.get("batch"), Some(&ids[0]));
     w.mark_durable();
-    let mut cursor = Vec::new();
-    assert!(w.save_cursor(&mut cursor));
+    let mut resume_point = Vec::new();
+    assert!(w.save_resume_point(&mut resume_point));
     let mut other = SuiteWorld::new(TaskConfig::v3(TaskKind::Migration, 100), 5);
-    other.restore_cursor(&cursor).unwrap();
+    other.restore_resume_point(&resume_point).unwrap();
     assert_eq!(
         format!("{:?}", w.call(&call(0, None))),
         format!("{:?}", other.call(&call(0, None)))

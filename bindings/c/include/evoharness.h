@@ -76,9 +76,9 @@
 #define EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX 65536
 
 /**
- * The longest cursor a world may save, in bytes (16 MiB).
+ * The longest resume point a world may save, in bytes (16 MiB).
  */
-#define EVOHARNESS_CURSOR_MAX (16 << 20)
+#define EVOHARNESS_RESUME_POINT_MAX (16 << 20)
 
 /**
  * What a call did. Every function that can fail returns one; `EVOHARNESS_STATUS_OK` (0) is
@@ -484,13 +484,6 @@ typedef uint32_t evoharness_log_level;
 typedef struct evoharness_agent evoharness_agent;
 
 /**
- * The bytes a world saves for an agent's checkpoint, being written by its `save_cursor`
- * callback with `evoharness_cursor_write`. Lent for the duration of the callback only: never
- * keep the pointer, never free it.
- */
-typedef struct evoharness_cursor evoharness_cursor;
-
-/**
  * A library of lessons (trigger → remedy, with helpful/harmful, use and note counters) that
  * outlives tasks and agents: the store behind an agent's Experience working set. `note`
  * actions write through to it and `recall` brings its best matches into the working set;
@@ -515,6 +508,13 @@ typedef struct evoharness_experience_store evoharness_experience_store;
  * Thread safety: a policy may be moved to another thread; one thread may use it at a time.
  */
 typedef struct evoharness_policy evoharness_policy;
+
+/**
+ * The bytes a world saves for an agent's checkpoint, being written by its `save_resume_point`
+ * callback with `evoharness_resume_point_write`. Lent for the duration of the callback only: never
+ * keep the pointer, never free it.
+ */
+typedef struct evoharness_resume_point evoharness_resume_point;
 
 /**
  * The result of one host tool call, being written by the tool: an event that the library
@@ -757,11 +757,11 @@ typedef struct evoharness_plan_step {
      */
     uint16_t attempts;
     /**
-     * Whether `cursor` holds a checkpoint cursor.
+     * Whether `cursor` holds the step's cursor (the Progress verb's `cursor`).
      */
     bool has_cursor;
     /**
-     * Where to resume the step.
+     * Where to resume the step: its cursor.
      */
     struct evoharness_value cursor;
     /**
@@ -1173,15 +1173,16 @@ typedef int32_t (*evoharness_world_judge_fn)(void *user_data,
                                              struct evoharness_verdict *verdict);
 
 /**
- * Saves a host world's cursor for an agent checkpoint: write with `evoharness_cursor_write`
- * what the world needs to continue the task exactly (its position, the sequence number of its
- * next side effect). Return 0 on success; anything else is a failure of the world, and the
- * checkpoint is not written.
+ * Saves a host world's resume point for an agent checkpoint: write with
+ * `evoharness_resume_point_write` what the world needs to continue the task exactly (where it
+ * stands, the sequence number of its next side effect). Return 0 on success; anything else is a
+ * failure of the world, and the checkpoint is not written.
  */
-typedef int32_t (*evoharness_world_save_fn)(void *user_data, struct evoharness_cursor *cursor);
+typedef int32_t (*evoharness_world_save_fn)(void *user_data,
+                                            struct evoharness_resume_point *resume_point);
 
 /**
- * Restores a cursor that the save callback wrote (`len` bytes at `bytes`, valid during the
+ * Restores a resume point that the save callback wrote (`len` bytes at `bytes`, valid during the
  * call only), when an agent resumes. Return 0 if it was restored; anything else refuses it
  * (the resume fails with `EVOHARNESS_STATUS_CHECKPOINT`), and the world must then be unchanged.
  */
@@ -1220,11 +1221,11 @@ typedef struct evoharness_world_callbacks {
      * Optional (NULL: the world cannot be checkpointed; a checkpoint of an agent over it fails
      * with `EVOHARNESS_STATUS_WORLD`).
      */
-    evoharness_world_save_fn save_cursor;
+    evoharness_world_save_fn save_resume_point;
     /**
-     * Optional (NULL: a checkpoint that holds a cursor is refused, `CHECKPOINT`).
+     * Optional (NULL: a checkpoint that holds a resume point is refused, `CHECKPOINT`).
      */
-    evoharness_world_restore_fn restore_cursor;
+    evoharness_world_restore_fn restore_resume_point;
     /**
      * Optional: frees `user_data` with the world.
      */
@@ -1738,11 +1739,11 @@ evoharness_status evoharness_agent_new(struct evoharness_policy **policy,
                                        struct evoharness_agent **out);
 
 /**
- * Continues an agent from the checkpoint file at `path` (written by
- * `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
- * workspace, step counters, sampler, recurrent state and the world's own cursor as they were.
- * The task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of
- * a checkpoint: register and set them again.
+ * Continues an agent from the checkpoint file at `path` (written by `evoharness_agent_checkpoint`
+ * or by a schedule of `evoharness_agent_set_checkpoints`): workspace, step counters, sampler,
+ * recurrent state and the world's own resume point as they were. The task is not restarted.
+ * Callbacks, the trace and the checkpoint schedule are not part of a checkpoint: register and set
+ * them again.
  *
  * `*policy` must be the very policy (same file) that wrote it, `*world` (NULL if the agent had
  * none) a world made the same way, which takes its state back from the checkpoint (for a
@@ -2212,18 +2213,19 @@ evoharness_status evoharness_world_from_callbacks(const struct evoharness_world_
                                                   struct evoharness_world **out);
 
 /**
- * Appends `len` bytes at `bytes` to the cursor a world's `save_cursor` callback is writing.
+ * Appends `len` bytes at `bytes` to the resume point a world's `save_resume_point` callback is
+ * writing.
  *
- * Errors (nothing appended): `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` past `EVOHARNESS_CURSOR_MAX`
- * bytes in all.
+ * Errors (nothing appended): `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` past
+ * `EVOHARNESS_RESUME_POINT_MAX` bytes in all.
  *
  * # Safety
- * `cursor` is the cursor lent to the running `save_cursor` callback; `bytes` points at `len`
- * readable bytes (NULL when `len` is 0).
+ * `resume_point` is the resume point lent to the running `save_resume_point` callback; `bytes`
+ * points at `len` readable bytes (NULL when `len` is 0).
  */
-evoharness_status evoharness_cursor_write(struct evoharness_cursor *cursor,
-                                          const uint8_t *bytes,
-                                          size_t len);
+evoharness_status evoharness_resume_point_write(struct evoharness_resume_point *resume_point,
+                                                const uint8_t *bytes,
+                                                size_t len);
 
 /**
  * Sends the library's log records (the Rust `log` facade) of `max_level` (an

@@ -13,7 +13,9 @@ use crate::ffi::{self, Castable, Error, Given, guard, guard_value};
 use crate::policy::evoharness_policy;
 use crate::status::evoharness_status;
 use crate::tool::evoharness_tool_fn;
-use crate::workspace::{WorkspaceHandle, evoharness_costs, evoharness_workspace, finished_flag};
+use crate::workspace::{
+    Lender, WorkspaceHandle, evoharness_costs, evoharness_workspace, finished_flag,
+};
 use crate::world::{Callback, HostWorld, WorldBox, evoharness_world};
 
 /// An agent: a policy driving its own workspace through a task, calling host tools and, for
@@ -73,13 +75,19 @@ impl Drop for Entered<'_> {
 unsafe fn enter<'a>(p: *const evoharness_agent) -> ffi::Result<Entered<'a>> {
     // SAFETY: the caller's contract. Only the `Cell` and `UnsafeCell` are reached through this
     // shared reference, so it may coexist with the `&mut` to the agent of an outer call.
-    let h = unsafe { ffi::try_ref(p, "agent") }?;
-    if h.busy.replace(true) {
-        return Err(Error::invalid(
-            "the agent is in use: one of its own callbacks called back into it",
-        ));
+    unsafe { ffi::try_ref::<evoharness_agent>(p, "agent") }?.enter()
+}
+
+impl AgentHandle {
+    /// Exclusive use of the agent, refused while a call is inside it.
+    fn enter(&self) -> ffi::Result<Entered<'_>> {
+        if self.busy.replace(true) {
+            return Err(Error::invalid(
+                "the agent is in use: one of its own callbacks called back into it",
+            ));
+        }
+        Ok(Entered { h: self })
     }
-    Ok(Entered { h })
 }
 
 /// Reads the agent behind a handle, as the exported functions do: refused from inside its own
@@ -182,18 +190,14 @@ fn handle(agent: CAgent) -> AgentHandle {
     }
 }
 
-/// Reads the agent's workspace, as a lent workspace handle does: refused while the agent is in
-/// use (from inside its callbacks).
-///
-/// # Safety
-/// `agent` is NULL or a live agent that no other thread uses.
-pub(crate) unsafe fn with_workspace<R>(
-    agent: *const evoharness_agent,
-    f: impl FnOnce(&evoharness_core::HeapWorkspace) -> ffi::Result<R>,
-) -> ffi::Result<R> {
-    // SAFETY: the caller's contract.
-    let mut e = unsafe { enter(agent) }?;
-    f(e.agent().workspace())
+/// A lent workspace handle reads the agent's workspace: refused while the agent is in use (from
+/// inside its callbacks).
+impl Lender for AgentHandle {
+    fn lend(&self, read: &mut dyn FnMut(&evoharness_core::HeapWorkspace)) -> ffi::Result<()> {
+        let mut e = self.enter()?;
+        read(e.agent().workspace());
+        Ok(())
+    }
 }
 
 /// A refusal from the runtime, with the parts to give back to C.
@@ -289,11 +293,11 @@ fn refusal(r: Refused<Box<Policy>, HostWorld>) -> Refusal {
     (r.error.into(), r.controller, r.world.into_inner())
 }
 
-/// Continues an agent from the checkpoint file at `path` (written by
-/// `evoharness_agent_checkpoint` or by a schedule of `evoharness_agent_set_checkpoints`):
-/// workspace, step counters, sampler, recurrent state and the world's own cursor as they were.
-/// The task is not restarted. Callbacks, the trace and the checkpoint schedule are not part of
-/// a checkpoint: register and set them again.
+/// Continues an agent from the checkpoint file at `path` (written by `evoharness_agent_checkpoint`
+/// or by a schedule of `evoharness_agent_set_checkpoints`): workspace, step counters, sampler,
+/// recurrent state and the world's own resume point as they were. The task is not restarted.
+/// Callbacks, the trace and the checkpoint schedule are not part of a checkpoint: register and set
+/// them again.
 ///
 /// `*policy` must be the very policy (same file) that wrote it, `*world` (NULL if the agent had
 /// none) a world made the same way, which takes its state back from the checkpoint (for a
@@ -857,9 +861,11 @@ pub unsafe extern "C" fn evoharness_agent_workspace(
         // SAFETY: the caller's contract; only `lent`, a `OnceCell`, is used through this shared
         // reference, so it may be called from inside the agent's callbacks.
         let (h, out) = unsafe { (ffi::try_ref(agent, "agent")?, ffi::out(out, "out")?) };
-        let lent = h
-            .lent
-            .get_or_init(|| Box::new(WorkspaceHandle::Lent(agent)));
+        let lent = h.lent.get_or_init(|| {
+            Box::new(WorkspaceHandle::Lent(
+                std::ptr::from_ref::<AgentHandle>(h) as *const dyn Lender
+            ))
+        });
         out.write(std::ptr::from_ref::<WorkspaceHandle>(lent).cast());
         Ok(())
     })

@@ -2,14 +2,14 @@
 //! (`runtime/WORLD.md`), so that a C or C++ product (or Python, through ctypes) can run an agent,
 //! or train one in a vectorised environment, against its own tools and events.
 //!
-//! [`CallbackWorld`] is a runtime `World` whose methods call the host: `reset` and `call` fill
-//! an event through the tool-result builder (`evoharness_tool_result_*`), `judge` a verdict,
-//! `save_cursor` a cursor (`evoharness_cursor_write`), `restore_cursor` reads one back; `drop`
-//! frees the host's data. The `World` methods cannot return errors, so a callback that fails
-//! (non-zero return, a refused builder call, a missing callback that is needed) makes the world
-//! answer with a placeholder error event `{error: "world_failed", callback: <which>}` and keep
-//! the failure, which
-//! the agent then returns as `EVOHARNESS_STATUS_WORLD` ([`World::take_failure`]).
+//! [`CallbackWorld`] is a runtime `World` whose methods call the host: `reset` and `call` fill an
+//! event through the tool-result builder (`evoharness_tool_result_*`), `judge` a verdict,
+//! `save_resume_point` a resume point (`evoharness_resume_point_write`), `restore_resume_point`
+//! reads one back; `drop` frees the host's data. The `World` methods cannot return errors, so a
+//! callback that fails (non-zero return, a refused builder call, a missing callback that is needed)
+//! makes the world answer with a placeholder error event `{error: "world_failed", callback:
+//! <which>}` and keep the failure, which the agent then returns as `EVOHARNESS_STATUS_WORLD`
+//! ([`World::take_failure`]).
 
 use std::cell::Cell;
 use std::ffi::{CString, c_char, c_void};
@@ -23,19 +23,19 @@ use crate::status::evoharness_status;
 use crate::tool::{ToolResult, evoharness_tool_call, evoharness_tool_fn, evoharness_tool_result};
 use crate::world::{evoharness_world, world_handle};
 
-/// The bytes a world saves for an agent's checkpoint, being written by its `save_cursor`
-/// callback with `evoharness_cursor_write`. Lent for the duration of the callback only: never
+/// The bytes a world saves for an agent's checkpoint, being written by its `save_resume_point`
+/// callback with `evoharness_resume_point_write`. Lent for the duration of the callback only: never
 /// keep the pointer, never free it.
-pub struct evoharness_cursor {
+pub struct evoharness_resume_point {
     _private: [u8; 0],
 }
 
-impl Castable for evoharness_cursor {
+impl Castable for evoharness_resume_point {
     type Rust = Vec<u8>;
 }
 
-/// The longest cursor a world may save, in bytes (16 MiB).
-pub const EVOHARNESS_CURSOR_MAX: usize = 16 << 20;
+/// The longest resume point a world may save, in bytes (16 MiB).
+pub const EVOHARNESS_RESUME_POINT_MAX: usize = 16 << 20;
 
 /// Starts a task of a host's world for `seed`: fill `event` (an empty
 /// `EVOHARNESS_EVENT_KIND_NOTICE` event from source 0) with the task's first event. Return 0 on
@@ -60,14 +60,15 @@ pub type evoharness_world_judge_fn = Option<
     ) -> i32,
 >;
 
-/// Saves a host world's cursor for an agent checkpoint: write with `evoharness_cursor_write`
-/// what the world needs to continue the task exactly (its position, the sequence number of its
-/// next side effect). Return 0 on success; anything else is a failure of the world, and the
-/// checkpoint is not written.
-pub type evoharness_world_save_fn =
-    Option<unsafe extern "C" fn(user_data: *mut c_void, cursor: *mut evoharness_cursor) -> i32>;
+/// Saves a host world's resume point for an agent checkpoint: write with
+/// `evoharness_resume_point_write` what the world needs to continue the task exactly (where it
+/// stands, the sequence number of its next side effect). Return 0 on success; anything else is a
+/// failure of the world, and the checkpoint is not written.
+pub type evoharness_world_save_fn = Option<
+    unsafe extern "C" fn(user_data: *mut c_void, resume_point: *mut evoharness_resume_point) -> i32,
+>;
 
-/// Restores a cursor that the save callback wrote (`len` bytes at `bytes`, valid during the
+/// Restores a resume point that the save callback wrote (`len` bytes at `bytes`, valid during the
 /// call only), when an agent resumes. Return 0 if it was restored; anything else refuses it
 /// (the resume fails with `EVOHARNESS_STATUS_CHECKPOINT`), and the world must then be unchanged.
 pub type evoharness_world_restore_fn =
@@ -96,9 +97,9 @@ pub struct evoharness_world_callbacks {
     pub judge: evoharness_world_judge_fn,
     /// Optional (NULL: the world cannot be checkpointed; a checkpoint of an agent over it fails
     /// with `EVOHARNESS_STATUS_WORLD`).
-    pub save_cursor: evoharness_world_save_fn,
-    /// Optional (NULL: a checkpoint that holds a cursor is refused, `CHECKPOINT`).
-    pub restore_cursor: evoharness_world_restore_fn,
+    pub save_resume_point: evoharness_world_save_fn,
+    /// Optional (NULL: a checkpoint that holds a resume point is refused, `CHECKPOINT`).
+    pub restore_resume_point: evoharness_world_restore_fn,
     /// Optional: frees `user_data` with the world.
     pub drop: evoharness_world_drop_fn,
 }
@@ -242,40 +243,43 @@ impl World for CallbackWorld {
         })
     }
 
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
         let Some(save) = self.save else {
             self.fail(
-                "this world cannot be checkpointed: its callbacks have no `save_cursor`".into(),
+                "this world cannot be checkpointed: its callbacks have no `save_resume_point`"
+                    .into(),
             );
             return false;
         };
-        // SAFETY: the host's `save_cursor` with its `user_data`; `out` is the `Vec<u8>` that
-        // `evoharness_cursor` stands for, alive and not otherwise used across the call.
+        // SAFETY: the host's `save_resume_point` with its `user_data`; `out` is the `Vec<u8>` that
+        // `evoharness_resume_point` stands for, alive and not otherwise used across the call.
         let rc = unsafe { save(self.user_data, std::ptr::from_mut(out).cast()) };
         if rc != 0 {
             self.fail(format!(
-                "the world's `save_cursor` callback failed (it returned {rc})"
+                "the world's `save_resume_point` callback failed (it returned {rc})"
             ));
             return false;
         }
         true
     }
 
-    fn restore_cursor(&mut self, cursor: &[u8]) -> RtResult<()> {
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> RtResult<()> {
         let Some(restore) = self.restore else {
             return Err(RtError::new(
                 ErrorKind::Checkpoint,
-                "the checkpoint holds a world cursor, and this world's callbacks have no \
-                 `restore_cursor`",
+                "the checkpoint holds a world resume_point, and this world's callbacks have no \
+                 `restore_resume_point`",
             ));
         };
-        // SAFETY: the host's `restore_cursor` with its `user_data`; `cursor` is valid for
-        // `len` reads across the call.
-        let rc = unsafe { restore(self.user_data, cursor.as_ptr(), cursor.len()) };
+        // SAFETY: the host's `restore_resume_point` with its `user_data`; `resume_point` is valid
+        // for `len` reads across the call.
+        let rc = unsafe { restore(self.user_data, resume_point.as_ptr(), resume_point.len()) };
         if rc != 0 {
             return Err(RtError::new(
                 ErrorKind::Checkpoint,
-                format!("the world's `restore_cursor` callback refused the cursor ({rc})"),
+                format!(
+                    "the world's `restore_resume_point` callback refused the resume point ({rc})"
+                ),
             ));
         }
         Ok(())
@@ -360,8 +364,8 @@ pub unsafe extern "C" fn evoharness_world_from_callbacks(
             reset,
             call,
             judge: cb.judge,
-            save: cb.save_cursor,
-            restore: cb.restore_cursor,
+            save: cb.save_resume_point,
+            restore: cb.restore_resume_point,
             drop: cb.drop,
             user_data,
             names,
@@ -371,17 +375,18 @@ pub unsafe extern "C" fn evoharness_world_from_callbacks(
     })
 }
 
-/// Appends `len` bytes at `bytes` to the cursor a world's `save_cursor` callback is writing.
+/// Appends `len` bytes at `bytes` to the resume point a world's `save_resume_point` callback is
+/// writing.
 ///
-/// Errors (nothing appended): `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` past `EVOHARNESS_CURSOR_MAX`
-/// bytes in all.
+/// Errors (nothing appended): `NULL_ARGUMENT`; `BUFFER_TOO_SMALL` past
+/// `EVOHARNESS_RESUME_POINT_MAX` bytes in all.
 ///
 /// # Safety
-/// `cursor` is the cursor lent to the running `save_cursor` callback; `bytes` points at `len`
-/// readable bytes (NULL when `len` is 0).
+/// `resume_point` is the resume point lent to the running `save_resume_point` callback; `bytes`
+/// points at `len` readable bytes (NULL when `len` is 0).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn evoharness_cursor_write(
-    cursor: *mut evoharness_cursor,
+pub unsafe extern "C" fn evoharness_resume_point_write(
+    resume_point: *mut evoharness_resume_point,
     bytes: *const u8,
     len: usize,
 ) -> evoharness_status {
@@ -389,14 +394,14 @@ pub unsafe extern "C" fn evoharness_cursor_write(
         // SAFETY: the caller's contract.
         let (c, b) = unsafe {
             (
-                ffi::try_mut(cursor, "cursor")?,
+                ffi::try_mut(resume_point, "resume_point")?,
                 ffi::slice(bytes, len, "bytes")?,
             )
         };
-        if c.len().saturating_add(b.len()) > EVOHARNESS_CURSOR_MAX {
+        if c.len().saturating_add(b.len()) > EVOHARNESS_RESUME_POINT_MAX {
             return Err(Error::new(
                 evoharness_status::BufferTooSmall,
-                format!("a world's cursor holds at most {EVOHARNESS_CURSOR_MAX} bytes"),
+                format!("a world's resume point holds at most {EVOHARNESS_RESUME_POINT_MAX} bytes"),
             ));
         }
         c.extend_from_slice(b);

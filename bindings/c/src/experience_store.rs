@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use evoharness_runtime::{ExperienceStore, experience_store::StoreError};
+use evoharness_runtime::{ExperienceStore, FileError};
 
 use crate::agent::{evoharness_agent, with_agent_mut};
 use crate::ffi::{self, Castable, Error, Given, guard, guard_value};
@@ -36,7 +36,7 @@ pub const EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX: usize = 65536;
 // The header's number is the runtime's, checked when this crate compiles.
 const _: () = assert!(EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX == ExperienceStore::MAX_BUDGET);
 
-fn refused(e: StoreError) -> Error {
+fn refused(e: FileError) -> Error {
     Error::new(
         evoharness_status::ExperienceStore,
         format!("experience store refused: {e}"),

@@ -32,6 +32,7 @@
 //! | --- | --- |
 //! | `ffi` | pointer helpers, the panic boundary, the last error (hidden: for `evoharness-suite-c`) |
 //! | [`status`] | status codes and messages, the version |
+//! | [`last_error`] | what a failed call says: a status's message, the last error per thread |
 //! | [`value`] | values, events and the bounds that size them |
 //! | [`workspace`] | workspaces: apply, observe, snapshot, restore, read entries; capacities |
 //! | [`layout`] | the structured-v1 layout as JSON |
@@ -40,7 +41,7 @@
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
 //! | [`experience_store`] | experience stores: lessons beyond the workspace, files, bytes, merging, an agent's store |
-//! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, cursors |
+//! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, resume points |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
     non_camel_case_types,
@@ -50,6 +51,7 @@
 // In reading order: cbindgen writes the header's items in the order it meets the modules.
 #[doc(hidden)]
 pub mod ffi;
+pub mod last_error;
 pub mod status;
 // Values and workspaces.
 pub mod value;
@@ -74,6 +76,7 @@ pub mod logging;
 pub use agent::*;
 pub use callback_world::*;
 pub use experience_store::*;
+pub use last_error::*;
 pub use layout::*;
 pub use logging::*;
 pub use policy::*;

@@ -36,7 +36,15 @@ pub enum WorkspaceHandle {
     /// An agent's, lent by `evoharness_agent_workspace`: every read goes through the agent (so
     /// that a read from inside the agent's callbacks is refused like any call into a busy
     /// agent). It lives inside the agent's handle.
-    Lent(*const crate::agent::evoharness_agent),
+    Lent(*const dyn Lender),
+}
+
+/// Whoever lends a workspace handle (an agent): every read of the handle goes through it, so
+/// that it can refuse one (an agent does while it is in use).
+#[doc(hidden)]
+pub trait Lender {
+    /// Calls `read` once with the lent workspace, or refuses and does not call it.
+    fn lend(&self, read: &mut dyn FnMut(&HeapWorkspace)) -> ffi::Result<()>;
 }
 
 impl Castable for evoharness_workspace {
@@ -54,8 +62,13 @@ unsafe fn read<R>(
     // SAFETY: the caller's contract.
     match unsafe { ffi::try_ref(ws, "ws") }? {
         WorkspaceHandle::Owned(w) => f(w),
-        // SAFETY: a lent handle lives inside its agent's handle, so the agent is live.
-        WorkspaceHandle::Lent(agent) => unsafe { crate::agent::with_workspace(*agent, f) },
+        WorkspaceHandle::Lent(lender) => {
+            let mut f = Some(f);
+            let mut out = None;
+            // SAFETY: a lent handle lives inside its lender's handle, so the lender is live.
+            unsafe { &**lender }.lend(&mut |w| out = f.take().map(|f| f(w)))?;
+            out.unwrap_or_else(|| Err(Error::invalid("the workspace's lender did not lend it")))
+        }
     }
 }
 
@@ -272,9 +285,9 @@ pub struct evoharness_plan_step {
     pub status: evoharness_step_status,
     /// How many times it was started or retried.
     pub attempts: u16,
-    /// Whether `cursor` holds a checkpoint cursor.
+    /// Whether `cursor` holds the step's cursor (the Progress verb's `cursor`).
     pub has_cursor: bool,
-    /// Where to resume the step.
+    /// Where to resume the step: its cursor.
     pub cursor: evoharness_value,
     /// Whether `last_error` holds the error of its last failure.
     pub has_last_error: bool,

@@ -7,10 +7,11 @@
 //! `{error: "no_tool"}`, and the log a warning). A host callback *replaces* the inner world's
 //! tool: the world never sees those calls.
 //!
-//! The cursor a checkpoint keeps is the inner world's own ([`World::save_cursor`]), and a
-//! resume hands it back to that world, which checks it ([`World::restore_cursor`]). Host tools
-//! keep no cursor here: after a resume they see again the calls made after the checkpoint, and
-//! must recognise them (see the runtime's `agent` module docs on exactly-once side effects).
+//! The resume point a checkpoint keeps is the inner world's own ([`World::save_resume_point`]), and
+//! a resume hands it back to that world, which checks it ([`World::restore_resume_point`]). Host
+//! tools keep no resume point here: after a resume they see again the calls made after the
+//! checkpoint, and must recognise them (see the runtime's `agent` module docs on exactly-once side
+//! effects).
 
 use std::any::Any;
 use std::ffi::{CString, c_void};
@@ -232,20 +233,22 @@ impl World for HostWorld {
         self.inner.as_ref()?.judge(finished)
     }
 
-    fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
-        self.inner.as_ref().is_some_and(|w| w.save_cursor(out))
+    fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
+        self.inner
+            .as_ref()
+            .is_some_and(|w| w.save_resume_point(out))
     }
 
     fn take_failure(&self) -> Option<RtError> {
         self.inner.as_ref()?.take_failure()
     }
 
-    fn restore_cursor(&mut self, cursor: &[u8]) -> Result<(), RtError> {
+    fn restore_resume_point(&mut self, resume_point: &[u8]) -> Result<(), RtError> {
         match &mut self.inner {
-            Some(w) => w.restore_cursor(cursor),
+            Some(w) => w.restore_resume_point(resume_point),
             None => Err(RtError::new(
                 evoharness_runtime::ErrorKind::Checkpoint,
-                "the checkpoint holds a world's cursor, and this agent was given no world",
+                "the checkpoint holds a world's resume_point, and this agent was given no world",
             )),
         }
     }
@@ -255,7 +258,7 @@ impl World for HostWorld {
 mod tests {
     use super::*;
 
-    /// A counter world: tool 0 adds its argument, tool 1 reads; its cursor is the count.
+    /// A counter world: tool 0 adds its argument, tool 1 reads; its resume point is the count.
     struct Counter {
         count: i64,
     }
@@ -290,13 +293,13 @@ mod tests {
             })
         }
 
-        fn save_cursor(&self, out: &mut Vec<u8>) -> bool {
+        fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
             out.extend_from_slice(&self.count.to_le_bytes());
             true
         }
 
-        fn restore_cursor(&mut self, cursor: &[u8]) -> evoharness_runtime::Result<()> {
-            let b: [u8; 8] = cursor.try_into().map_err(|_| {
+        fn restore_resume_point(&mut self, resume_point: &[u8]) -> evoharness_runtime::Result<()> {
+            let b: [u8; 8] = resume_point.try_into().map_err(|_| {
                 RtError::new(evoharness_runtime::ErrorKind::Checkpoint, "not a count")
             })?;
             self.count = i64::from_le_bytes(b);
@@ -345,18 +348,18 @@ mod tests {
     }
 
     #[test]
-    fn the_inner_worlds_cursor_is_the_agents_and_callbacks_replace_its_tools() {
+    fn the_inner_worlds_position_is_the_agents_and_callbacks_replace_its_tools() {
         let mut a = host(Some(Counter { count: 0 }));
         a.reset(10);
         assert_eq!(count(&a.call(&call(0))), Some(11));
-        let mut cursor = Vec::new();
-        assert!(a.save_cursor(&mut cursor));
+        let mut resume_point = Vec::new();
+        assert!(a.save_resume_point(&mut resume_point));
         let mut b = host(Some(Counter { count: 0 }));
-        b.restore_cursor(&cursor).unwrap();
+        b.restore_resume_point(&resume_point).unwrap();
         assert_eq!(count(&b.call(&call(1))), Some(11));
         assert_eq!(b.judge(None).map(|v| v.success), Some(true));
-        // The world checks the cursor itself.
-        assert!(b.restore_cursor(&cursor[..3]).is_err());
+        // The world checks the resume point itself.
+        assert!(b.restore_resume_point(&resume_point[..3]).is_err());
 
         // A callback replaces the world's tool 0: the world never sees those calls.
         let mut calls = 0i32;
@@ -387,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn without_a_world_tools_nobody_serves_are_error_events_and_there_is_no_cursor() {
+    fn without_a_world_tools_nobody_serves_are_error_events_and_there_is_no_position() {
         let mut e = host(None);
         let first = e.reset(5);
         assert_eq!(first.kind, EventKind::Notice);
@@ -395,8 +398,8 @@ mod tests {
         let r = e.call(&call(2));
         assert_eq!(r.kind, EventKind::Error);
         assert_eq!(r.get("error"), Some(&Value::text("no_tool").unwrap()));
-        assert!(!e.save_cursor(&mut Vec::new()));
-        assert!(e.restore_cursor(&[1]).is_err());
+        assert!(!e.save_resume_point(&mut Vec::new()));
+        assert!(e.restore_resume_point(&[1]).is_err());
         assert_eq!(e.judge(Some(true)), None);
         assert_eq!(e.tool_name(1), Some("tool1"));
     }

@@ -858,7 +858,7 @@ static void test_callback_world(void) {
     CHECK(error_mentions("repeats"));
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_world_from_callbacks(&cb, &l, empty, 3, &w));
     CHECK(w == NULL);
-    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_cursor_write(NULL, (const uint8_t *)"x", 1));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_resume_point_write(NULL, (const uint8_t *)"x", 1));
 
     /* Made and freed without an agent: its drop callback runs once. */
     w = ledger_world(&l, &dropped);
@@ -890,7 +890,7 @@ static void test_callback_world(void) {
     evoharness_agent_free(a);
     CHECK(dropped == 2);
 
-    /* A resume gives the world its cursor back. */
+    /* A resume gives the world its resume point back. */
     struct ledger l2;
     p = load("mlp.onnx");
     w = ledger_world(&l2, &dropped);
@@ -899,12 +899,12 @@ static void test_callback_world(void) {
     evoharness_agent_free(a);
     CHECK(dropped == 3);
 
-    /* No save_cursor: such a world cannot be checkpointed; no judge: no verdict. */
+    /* No save_resume_point: such a world cannot be checkpointed; no judge: no verdict. */
     struct ledger l3;
     memset(&l3, 0, sizeof l3);
     l3.dropped = &dropped;
     cb = LEDGER_CALLBACKS;
-    cb.save_cursor = NULL;
+    cb.save_resume_point = NULL;
     cb.judge = NULL;
     OK(evoharness_world_from_callbacks(&cb, &l3, names, 3, &w));
     p = load("mlp.onnx");

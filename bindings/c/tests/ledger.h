@@ -95,10 +95,10 @@ static int32_t ledger_judge(void *user_data, int8_t finished, evoharness_verdict
     return 0;
 }
 
-static int32_t ledger_save(void *user_data, evoharness_cursor *cursor) {
+static int32_t ledger_save(void *user_data, evoharness_resume_point *point) {
     struct ledger *l = user_data;
     l->saves++;
-    return evoharness_cursor_write(cursor, (const uint8_t *)&l->s, sizeof l->s) ==
+    return evoharness_resume_point_write(point, (const uint8_t *)&l->s, sizeof l->s) ==
                    EVOHARNESS_STATUS_OK
                ? 0
                : 1;

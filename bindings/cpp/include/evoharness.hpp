@@ -395,13 +395,13 @@ private:
 using Tool = std::function<void(const ToolCall&, ToolResult&)>;
 
 /// A world written by the host (evoharness_world_from_callbacks): the tools, the tasks and the
-/// judge of a product's own workflow, for an Agent to run (a policy made for its tool count) or
-/// a training VecEnv (evoharness_suite.hpp) to step. Make one an evoharness::World with
-/// host_world(), which takes it over. Called on the thread that uses its owner, one method at a
-/// time. An exception from a method is a failure of the world itself (the step that ran it
-/// throws evoharness::Error with EVOHARNESS_STATUS_WORLD), not a tool's error event: a tool that
-/// fails at its job writes result.error() and returns. Such a world keeps no cursor: an Agent
-/// over it cannot be checkpointed.
+/// judge of a product's own workflow, for an Agent to run (a policy made for its tool count) or a
+/// training VecEnv (evoharness_suite.hpp) to step. Make one an evoharness::World with host_world(),
+/// which takes it over. Called on the thread that uses its owner, one method at a time. An
+/// exception from a method is a failure of the world itself (the step that ran it throws
+/// evoharness::Error with EVOHARNESS_STATUS_WORLD), not a tool's error event: a tool that fails at
+/// its job writes result.error() and returns. Such a world keeps no resume point: an Agent over it
+/// cannot be checkpointed.
 class HostWorld {
 public:
     virtual ~HostWorld() = default;

@@ -189,8 +189,8 @@ _DROP = CFUNCTYPE(None, c_void_p)
 
 
 class _Callbacks(ctypes.Structure):
-    _fields_ = [("reset", _RESET), ("call", _CALL), ("judge", _JUDGE), ("save_cursor", _SAVE),
-                ("restore_cursor", _RESTORE), ("drop", _DROP)]
+    _fields_ = [("reset", _RESET), ("call", _CALL), ("judge", _JUDGE),
+                ("save_resume_point", _SAVE), ("restore_resume_point", _RESTORE), ("drop", _DROP)]
 
 
 class _Costs(ctypes.Structure):

@@ -895,7 +895,7 @@ pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
 }
 
 /// Makes environment `dst` an exact copy of environment `src` as it is now: its agent
-/// (workspace, world cursor, experience store, step counts, random state), the episode so
+/// (workspace, world resume point, experience store, step counts, random state), the episode so
 /// far, the episodes it has finished and its last one, and the static teachers' agendas. From
 /// here on the two play alike to the end of the episode: the same actions give the same
 /// observations, masks, rewards and end. Two environments of one group (the same seeds) stay
@@ -903,9 +903,9 @@ pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
 /// returns under the same draws. `src == dst` does nothing. Allocates.
 ///
 /// Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last environment (nothing
-/// changed); `CONFIG` for a host world that saves no cursor (`save_cursor` callback: it
-/// cannot be copied; nothing changed); a world that refuses the cursor gives its error, and
-/// `dst` plays on as it was, or, if it refuses even `dst`'s own cursor, starts its episode
+/// changed); `CONFIG` for a host world that saves no resume point (`save_resume_point` callback: it
+/// cannot be copied; nothing changed); a world that refuses the resume point gives its error, and
+/// `dst` plays on as it was, or, if it refuses even `dst`'s own resume point, starts its episode
 /// over with a new agent (the message says which). Every environment stays in its place.
 ///
 /// # Safety
@@ -1096,8 +1096,8 @@ mod tests {
             reset: Some(reset),
             call: Some(call),
             judge: Some(judge),
-            save_cursor: None,
-            restore_cursor: None,
+            save_resume_point: None,
+            restore_resume_point: None,
             drop: Some(drop_ledger),
         };
         let names: Vec<CString> = ["next", "pay", "audit", "note"]

@@ -158,7 +158,7 @@ static void test_suite_agent(void) {
     struct evoharness_task_stats ts_a;
     OK(evoharness_suite_task_stats(a, &ts_a));
 
-    /* A world of another task kind or horizon does not take the checkpoint's cursor; the
+    /* A world of another task kind or horizon does not take the checkpoint's resume point; the
      * policy and the world come back as they were. */
     p = load("suite_mlp.onnx");
     struct evoharness_agent *b = NULL;
@@ -174,7 +174,7 @@ static void test_suite_agent(void) {
            evoharness_agent_resume(&p, &longer, &config, work_file("suite.ckpt"), &b));
     CHECK(p == p0 && longer != NULL);
     evoharness_world_free(longer);
-    /* No world: the checkpoint holds a world's cursor. */
+    /* No world: the checkpoint holds a world's resume point. */
     EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
            evoharness_agent_resume(&p, NULL, &config, work_file("suite.ckpt"), &b));
     CHECK(error_mentions("no world") && p == p0);
