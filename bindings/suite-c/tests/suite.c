@@ -381,8 +381,8 @@ static void test_training(void) {
     for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
     /* The static teacher keeps an agenda: followed, it lands every record too, with more
      * harness actions than world actions. Where the lean teacher led, the static one may have
-     * no legal action (it checkpoints into a plan the lean one never made): no label, and the
-     * first legal template stands in, as a learner's own choice would. */
+     * no legal action (it records a cursor in a plan step the lean one never made): no label,
+     * and the first legal template stands in, as a learner's own choice would. */
     uint64_t before = 0;
     OK(evoharness_vec_env_episodes(v, 0, &before));
     episodes = before;
