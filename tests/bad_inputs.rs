@@ -454,25 +454,28 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
 
     // Experience stores (the runtime's experience_store module), read on their own and inside
     // a checkpoint.
-    let mut store = ExperienceStore::new(4).expect("a budget");
+    let text = |t: &str| evoharness_core::Value::text(t).expect("a text");
+    let mut store = ExperienceStore::for_replica(4, 1).expect("a budget");
     for (t, r) in [("E429", 1), ("E500", 2), ("E503", 1)] {
-        store.note(
-            evoharness_core::Value::text(t).expect("a text"),
-            evoharness_core::Value::Int(r),
-        );
+        store.note(text(t), evoharness_core::Value::Int(r));
     }
-    store.rate(&evoharness_core::Value::text("E500").expect("a text"), true);
+    store.rate(&text("E500"), true);
     let good = store.to_bytes();
-    // A store body with a good checksum, as a writer could not have made it.
-    let reframed = |body: &[u8]| {
-        let mut b = good[..6].to_vec();
+    // A store body with a good checksum, as a writer could not have made it, in format 2 or 1.
+    let reframed_as = |format: u16, body: &[u8]| {
+        let mut b = good[..4].to_vec();
+        b.extend_from_slice(&format.to_le_bytes());
         b.extend_from_slice(&(body.len() as u32).to_le_bytes());
         b.extend_from_slice(body);
         let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(&b);
         b.extend_from_slice(&crc.to_le_bytes());
         b
     };
+    let reframed = |body: &[u8]| reframed_as(2, body);
+    // budget, clock, replica, version, own count | own lessons | others count (0)
     let body = &good[10..good.len() - 4];
+    let own = 4 + 4 + 8 + 8 + 4;
+    let lessons = &body[own..body.len() - 4];
     add("experience_store/empty.bin", vec![]);
     add("experience_store/bad-magic.bin", {
         let mut b = good.clone();
@@ -497,10 +500,10 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
         "experience_store/trailing-bytes.bin",
         [&good[..], b"!"].concat(),
     );
-    add("experience_store/over-budget.bin", {
-        // The count (3) above a budget of 2.
+    add("experience_store/lesson-count-too-large.bin", {
+        // More lessons for one replica than any store keeps.
         let mut b = body.to_vec();
-        b[..4].copy_from_slice(&2u32.to_le_bytes());
+        b[own - 4..own].copy_from_slice(&(1u32 << 17).to_le_bytes());
         reframed(&b)
     });
     add("experience_store/budget-too-large.bin", {
@@ -510,12 +513,32 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
     });
     add("experience_store/lessons-out-of-order.bin", {
         // The first lesson ("E429": 6 + 2 + 12 bytes) moved after the others.
-        let lessons = &body[12..];
         let first = 6 + 2 + 12;
-        let mut b = body[..12].to_vec();
+        let mut b = body[..own].to_vec();
         b.extend_from_slice(&lessons[first..]);
         b.extend_from_slice(&lessons[..first]);
+        b.extend_from_slice(&body[body.len() - 4..]);
         reframed(&b)
+    });
+    add("experience_store/another-replica-named-as-its-own.bin", {
+        // A merged store whose other replica (2) is renamed to the store's own (1).
+        let mut other = ExperienceStore::for_replica(4, 2).expect("a budget");
+        other.note(text("E429"), evoharness_core::Value::Int(2));
+        let mut merged = store.clone();
+        merged.merge(&other);
+        let bytes = merged.to_bytes();
+        let mut b = bytes[10..bytes.len() - 4].to_vec();
+        let id = own + lessons.len() + 4;
+        b[id..id + 8].copy_from_slice(&1u64.to_le_bytes());
+        reframed(&b)
+    });
+    add("experience_store/format-1-over-budget.bin", {
+        // Format 1 (budget, clock, count, lessons): the count (3) above a budget of 2.
+        let mut b = 2u32.to_le_bytes().to_vec();
+        b.extend_from_slice(&body[4..8]);
+        b.extend_from_slice(&3u32.to_le_bytes());
+        b.extend_from_slice(lessons);
+        reframed_as(1, &b)
     });
     add("checkpoint/experience-store-checksum.bin", {
         let mut agent = Agent::new(

@@ -1,14 +1,15 @@
 //! Untrusted bytes read as an experience store (`ExperienceStore::from_bytes`): refused with a
 //! typed error, or read into a store that keeps every invariant.
 //!
-//! A store that was read must hold at most its budget and re-encode to bytes that read back to
-//! the same bytes (the encoding is canonical; the input itself may spell a varint the long
-//! way). Merging it with itself and with a fixed small store must keep the budget and be
-//! commutative, byte for byte. Notes, ratings and uses driven by the input's last bytes must
-//! keep the budget. An input that starts with the store's magic is read a second time with
-//! its framing (length and checksum) made right, so that the body's checks are reached.
+//! A store that was read must re-encode to bytes that read back to the same bytes (the encoding
+//! is canonical; the input itself may spell a varint the long way). Merging is a join: merging
+//! it with itself changes nothing, byte for byte, and merging with two fixed small stores is
+//! commutative and associative in what every replica holds and in what an agent sees. Notes,
+//! ratings and uses driven by the input's last bytes must keep the replica's own lessons within
+//! the budget. An input that starts with the store's magic is read a second time with its
+//! framing (length and checksum) made right, so that the body's checks are reached.
 
-use evoharness_core::Value;
+use evoharness_core::{Lesson, Value};
 use evoharness_runtime::ExperienceStore;
 
 use crate::checkpoint::reframe_store;
@@ -30,9 +31,9 @@ pub fn check(data: &[u8]) -> Reached {
     }
 }
 
-/// A small store the input's store is merged with.
-fn other() -> ExperienceStore {
-    let mut s = ExperienceStore::new(3).expect("a budget");
+/// A small store the input's store is merged with, writing as `replica`.
+fn other(replica: u64) -> ExperienceStore {
+    let mut s = ExperienceStore::for_replica(3, replica).expect("a budget");
     for (t, r) in [("E429", 1), ("E500", 2), ("E4", 0), ("E429", 2)] {
         s.note(Value::text(t).expect("short"), Value::Int(r));
     }
@@ -40,30 +41,69 @@ fn other() -> ExperienceStore {
     s
 }
 
+/// Every replica's id, version and lessons (by their encodings), and what an agent sees.
+fn state(s: &ExperienceStore) -> (Vec<(u64, u64, Vec<Vec<u8>>)>, Vec<Vec<u8>>) {
+    let lesson = |l: &Lesson| {
+        let mut buf = [0; Value::ENCODED_MAX];
+        let mut b = l.trigger.encode(&mut buf).to_vec();
+        b.extend_from_slice(l.remedy.encode(&mut buf));
+        for n in [l.helpful, l.harmful, l.uses, l.noted] {
+            b.extend_from_slice(&n.to_le_bytes());
+        }
+        b.extend_from_slice(&l.last_use.to_le_bytes());
+        b
+    };
+    let replicas = s
+        .replicas()
+        .into_iter()
+        .filter(|r| r.version > 0)
+        .map(|r| (r.id, r.version, r.lessons.into_iter().map(lesson).collect()))
+        .collect();
+    (replicas, s.lessons().into_iter().map(lesson).collect())
+}
+
+fn joined(a: &ExperienceStore, b: &ExperienceStore) -> ExperienceStore {
+    let mut m = a.clone();
+    m.merge(b);
+    m
+}
+
+/// How many lessons the store's own replica keeps.
+fn own_len(s: &ExperienceStore) -> usize {
+    s.replicas()
+        .into_iter()
+        .find(|r| r.id == s.replica())
+        .map_or(0, |r| r.lessons.len())
+}
+
 fn read(data: &[u8]) -> bool {
     let Ok(store) = ExperienceStore::from_bytes(data) else {
         return false;
     };
     assert!(
-        store.len() <= store.budget(),
-        "a store over its budget was read"
+        own_len(&store) <= ExperienceStore::MAX_BUDGET,
+        "a replica over the most lessons a file may give it was read"
     );
     let bytes = store.to_bytes();
     let again = ExperienceStore::from_bytes(&bytes).expect("a store's own bytes are read");
     assert_eq!(again.to_bytes(), bytes, "a store re-encodes to other bytes");
-    let twice = ExperienceStore::merge_all([&store, &store]).expect("two stores");
+    assert_eq!(state(&again), state(&store), "a store reads back as another");
     assert_eq!(
-        twice.len(),
-        store.len(),
-        "merging a store with itself changed its triggers"
+        joined(&store, &store).to_bytes(),
+        bytes,
+        "merging a store with itself changed it"
     );
-    let o = other();
-    let mut ab = store.clone();
-    ab.merge(&o);
-    let mut ba = o.clone();
-    ba.merge(&store);
-    assert_eq!(ab.to_bytes(), ba.to_bytes(), "merge is not commutative");
-    assert!(ab.len() <= ab.budget(), "a merge broke the budget");
+    let (o, p) = (other(1), other(2));
+    assert_eq!(
+        state(&joined(&store, &o)),
+        state(&joined(&o, &store)),
+        "merge is not commutative"
+    );
+    assert_eq!(
+        state(&joined(&joined(&store, &o), &p)),
+        state(&joined(&store, &joined(&o, &p))),
+        "merge is not associative"
+    );
     // Operations chosen by the last bytes, on triggers of the store and new ones.
     let mut s = store;
     let triggers: Vec<Value> = s.lessons().iter().map(|l| l.trigger.clone()).collect();
@@ -86,7 +126,10 @@ fn read(data: &[u8]) -> bool {
                 std::hint::black_box(s.matches::<4>(&t, usize::from(b % 5)));
             }
         }
-        assert!(s.len() <= s.budget(), "an operation broke the budget");
+        assert!(
+            own_len(&s) <= s.budget(),
+            "an operation broke the budget"
+        );
     }
     true
 }

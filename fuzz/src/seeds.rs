@@ -768,7 +768,7 @@ fn experience_store_seeds() -> Vec<Seed> {
     use evoharness_runtime::ExperienceStore;
 
     let store = |budget: usize, lessons: &[(Value, i64)]| {
-        let mut s = ExperienceStore::new(budget).expect("a budget");
+        let mut s = ExperienceStore::for_replica(budget, budget as u64).expect("a budget");
         for (i, (t, r)) in lessons.iter().enumerate() {
             s.note(t.clone(), Value::Int(*r));
             if i % 2 == 0 {
@@ -794,7 +794,10 @@ fn experience_store_seeds() -> Vec<Seed> {
     let merged =
         ExperienceStore::merge_all([&all, &full, &store(8, &kinds[2..])]).expect("three stores");
     [
-        ("store-empty", ExperienceStore::new(1).expect("a budget")),
+        (
+            "store-empty",
+            ExperienceStore::for_replica(1, 0).expect("a budget"),
+        ),
         ("store-every-kind", all),
         ("store-full", full),
         ("store-merged", merged),

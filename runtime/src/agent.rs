@@ -34,8 +34,10 @@
 //! `recall` that the workspace accepts first brings the store's best `k` matches for its query
 //! into the working set ([`Workspace::load_lesson`]: updated in place, added, or replacing the
 //! weakest lesson that does not match the query), then runs on the working set as ever, at its
-//! usual cost. Consolidation evicts from the working set only. The store is part of the
-//! agent's checkpoints; without one, nothing of this happens.
+//! usual cost. Consolidation evicts from the working set only. A store may hold other agents'
+//! lessons too, merged in (the store's docs: [`crate::experience_store`]); a rating or use of
+//! one of those counts as this agent's. The store is part of the agent's checkpoints; without
+//! one, nothing of this happens.
 //!
 //! [`Workspace::load_lesson`]: evoharness_core::Workspace::load_lesson
 //!
@@ -329,17 +331,17 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
 
     /// Forgets everything it has learned, as a newly made agent knows nothing: a new, empty
     /// workspace (Experience and its clock included) of the same capacities, budget and costs,
-    /// and, if it has an experience store, an empty one of the same budget. Call
-    /// [`Agent::start_task`] next. Allocates (a workspace); for a fleet that replaces an agent
-    /// with a new one on the same world, such as a training environment moving on to another
-    /// organisation.
+    /// and, if it has an experience store, that store renewed: a new replica with no lessons
+    /// ([`ExperienceStore::renew`]). Call [`Agent::start_task`] next. Allocates (a
+    /// workspace); for a fleet that replaces an agent with a new one on the same world, such as
+    /// a training environment moving on to another organisation.
     pub fn forget(&mut self) -> Result<()> {
         let caps = self.ws.capacities();
         let ws =
             HeapWorkspace::with_capacities(caps.facts, caps.steps, caps.lessons, *self.ws.config())
                 .map_err(|e| Error::new(ErrorKind::Config, format!("workspace: {e}")))?;
-        if let Some(store) = &self.store {
-            self.store = Some(ExperienceStore::new(store.budget())?);
+        if let Some(store) = &mut self.store {
+            store.renew();
         }
         self.ws = ws;
         Ok(())

@@ -47,6 +47,11 @@ pub(crate) const TAIL: usize = 4;
 static CRC32: crc::Crc<u32, crc::Table<1>> =
     crc::Crc::<u32, crc::Table<1>>::new(&crc::CRC_32_ISO_HDLC);
 
+/// The runtime's 64-bit checksum (CRC-64/XZ): policy files' fingerprints and identities, and the
+/// replica name of an experience store read from a format-1 file.
+pub(crate) static CRC64: crc::Crc<u64, crc::Table<1>> =
+    crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
+
 /// One kind of framed file: its magic and the versions this crate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileFormat {

@@ -20,6 +20,7 @@ use ort::value::{Tensor, TensorElementType, ValueType};
 
 use crate::backend::{self, Active, Backend};
 use crate::error::{Context, Error, ErrorKind, Result};
+use crate::framed_file::CRC64;
 use crate::limits::PolicyLimits;
 
 /// Where inference runs.
@@ -96,10 +97,6 @@ pub struct PolicyAbi {
     /// What made the file, if it says.
     pub producer: Option<String>,
 }
-
-/// The checksum of policy files ([`Policy::fingerprint`]) and of their identity
-/// ([`policy_identity`]).
-static CRC64: crc::Crc<u64, crc::Table<1>> = crc::Crc::<u64, crc::Table<1>>::new(&crc::CRC_64_XZ);
 
 /// The identity of a policy, as recorded in its checkpoints: a CRC-64/XZ over the ABI name,
 /// layout version, capacities, observation and action sizes, recurrent state length, tool names,

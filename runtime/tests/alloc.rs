@@ -143,6 +143,45 @@ fn a_full_experience_store_allocates_nothing() {
     assert_eq!(s.len(), BUDGET);
 }
 
+/// With other replicas merged in, the view follows each change of the replica's own lessons
+/// in place: still nothing allocated.
+#[test]
+fn a_full_store_with_a_fleet_merged_in_allocates_nothing() {
+    use evoharness_core::Value;
+    use evoharness_runtime::ExperienceStore;
+    const BUDGET: usize = 32;
+    let triggers: Vec<Value> = (0..BUDGET + COUNTED)
+        .map(|i| Value::text(&format!("E{i}")).unwrap())
+        .collect();
+    let mut fleet = ExperienceStore::for_replica(BUDGET, 1).unwrap();
+    for t in &triggers[..BUDGET] {
+        fleet.note(t.clone(), Value::Int(1));
+        fleet.rate(t, true);
+    }
+    let mut s = ExperienceStore::for_replica(BUDGET, 2).unwrap();
+    for t in &triggers[BUDGET / 2..BUDGET + BUDGET / 2] {
+        s.note(t.clone(), Value::Int(0));
+    }
+    s.merge(&fleet);
+    let q = Value::text("E1").unwrap();
+    let before = allocs();
+    for (i, t) in triggers.iter().enumerate() {
+        s.note(t.clone(), Value::Int(i as i64 % 3));
+        s.rate(t, i % 2 == 0);
+        s.count_use(t);
+        std::hint::black_box(s.matches::<4>(&q, 4));
+    }
+    assert_eq!(allocs(), before, "a store with a fleet merged in allocated");
+    // Every trigger is seen: the fleet's and what the replica keeps of its own.
+    let own = s.replicas().into_iter().find(|r| r.id == 2).unwrap();
+    assert_eq!(own.lessons.len(), BUDGET);
+    let new = own
+        .lessons
+        .iter()
+        .filter(|l| fleet.get(&l.trigger).is_none());
+    assert_eq!(s.len(), BUDGET + new.count());
+}
+
 #[test]
 fn tract_step_allocates_only_its_policy_run() {
     step_allocates_only_its_policy_run(&Backend::Tract);

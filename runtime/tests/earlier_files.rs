@@ -1,11 +1,14 @@
-//! Files that an earlier version of this crate wrote still load, and load to the same thing:
-//! a checkpoint (format 2, with a recurrent state, a world position and an experience store)
-//! and an experience store file (format 1), in `tests/fixtures/earlier/`.
+//! Files that an earlier version of this crate wrote still load, and load to the same thing,
+//! from `tests/fixtures/earlier/`:
 //!
-//! They were written by [`write_the_earlier_files`] (ignored) at the commit that added them,
-//! before the checkpoint and the store shared one framed-file module; it uses only public
-//! calls that the change kept, so it still runs and, the formats being unchanged, still writes
-//! the same bytes:
+//! - `agent-format-2.evha` and `lessons-format-1.evhe`: a checkpoint (format 2, with a
+//!   recurrent state, a world position and an experience store of format 1) and an experience
+//!   store file of format 1, written at commit 8231e5d, before stores had replicas. They load to
+//!   the same lessons as [`store`] makes today and are written again in today's store format.
+//! - `agent-format-2-store-2.evha` and `lessons-format-2.evhe`: the same with the store format
+//!   2 (replicas), written by [`write_the_earlier_files`] (ignored) when that format came; they
+//!   load and write the same bytes. It uses only public calls, so it still runs and, while the
+//!   formats are unchanged, still writes the same bytes:
 //!
 //! ```sh
 //! cargo test -p evoharness-runtime --test earlier_files -- --ignored write_the_earlier_files
@@ -24,8 +27,10 @@ use evoharness_runtime::{
     Agent, AgentConfig, Backend, ExperienceStore, FixtureWorld, Policy, PolicyBuilder,
 };
 
-const CHECKPOINT: &str = "agent-format-2.evha";
-const STORE: &str = "lessons-format-1.evhe";
+const CHECKPOINT_STORE_1: &str = "agent-format-2.evha";
+const STORE_1: &str = "lessons-format-1.evhe";
+const CHECKPOINT: &str = "agent-format-2-store-2.evha";
+const STORE: &str = "lessons-format-2.evhe";
 const STEPS: u64 = 5;
 
 fn earlier(name: &str) -> PathBuf {
@@ -50,7 +55,7 @@ fn config() -> AgentConfig {
 
 /// A store with lessons of every value kind and every counter in use.
 fn store() -> ExperienceStore {
-    let mut s = ExperienceStore::new(16).expect("a budget");
+    let mut s = ExperienceStore::for_replica(16, 0x5eed).expect("a budget");
     let text = |t: &str| Value::text(t).expect("a short text");
     s.note(text("E429"), text("wait"));
     s.note(Value::Int(-7), Value::Bool(true));
@@ -79,23 +84,58 @@ fn write_the_earlier_files() {
     store().save(earlier(STORE)).expect("the store");
 }
 
-#[test]
-fn a_checkpoint_written_earlier_resumes_and_writes_the_same_bytes() {
-    let bytes = std::fs::read(earlier(CHECKPOINT)).expect("the fixture");
-    let agent = Agent::resume_from_bytes(policy(), FixtureWorld::new(), config(), &bytes)
+/// What an agent sees in a store, by the lessons' encodings.
+fn seen(s: &ExperienceStore) -> Vec<Vec<u8>> {
+    s.lessons()
+        .into_iter()
+        .map(|l| {
+            let mut buf = [0; Value::ENCODED_MAX];
+            let mut b = l.trigger.encode(&mut buf).to_vec();
+            b.extend_from_slice(l.remedy.encode(&mut buf));
+            b.extend(
+                [l.helpful, l.harmful, l.uses, l.noted]
+                    .iter()
+                    .flat_map(|n| n.to_le_bytes()),
+            );
+            b.extend_from_slice(&l.last_use.to_le_bytes());
+            b
+        })
+        .collect()
+}
+
+fn resume(bytes: &[u8]) -> Agent<FixtureWorld> {
+    let agent = Agent::resume_from_bytes(policy(), FixtureWorld::new(), config(), bytes)
         .expect("an earlier checkpoint resumes");
     assert_eq!(agent.summary().steps, STEPS);
     assert!(!agent.policy().state().is_empty());
-    assert_eq!(
-        agent
-            .experience_store()
-            .expect("the checkpoint's store")
-            .len(),
-        store().len()
-    );
+    agent
+}
+
+#[test]
+fn a_checkpoint_written_earlier_resumes_and_writes_the_same_bytes() {
+    let bytes = std::fs::read(earlier(CHECKPOINT)).expect("the fixture");
+    let agent = resume(&bytes);
+    let s = agent.experience_store().expect("the checkpoint's store");
+    assert_eq!(seen(s), seen(&store()));
+    assert_eq!(s.replica(), store().replica());
     let mut again = Vec::new();
     agent.checkpoint_bytes(&mut again).expect("a checkpoint");
     assert_eq!(again, bytes, "the resumed agent writes other bytes");
+}
+
+#[test]
+fn a_checkpoint_with_a_store_of_format_1_resumes_with_its_lessons() {
+    let bytes = std::fs::read(earlier(CHECKPOINT_STORE_1)).expect("the fixture");
+    let agent = resume(&bytes);
+    let s = agent.experience_store().expect("the checkpoint's store");
+    assert_eq!(seen(s), seen(&store()));
+    // Written again with today's store format, it resumes to the same agent.
+    let mut again = Vec::new();
+    agent.checkpoint_bytes(&mut again).expect("a checkpoint");
+    let twice = resume(&again);
+    let mut third = Vec::new();
+    twice.checkpoint_bytes(&mut third).expect("a checkpoint");
+    assert_eq!(third, again);
 }
 
 #[test]
@@ -106,4 +146,13 @@ fn a_store_written_earlier_loads_and_writes_the_same_bytes() {
         loaded.to_bytes(),
         std::fs::read(earlier(STORE)).expect("the fixture")
     );
+}
+
+#[test]
+fn a_store_of_format_1_loads_with_its_lessons_and_merges_once() {
+    let loaded = ExperienceStore::load(earlier(STORE_1)).expect("an earlier store loads");
+    assert_eq!(seen(&loaded), seen(&store()));
+    let mut twice = loaded.clone();
+    twice.merge(&ExperienceStore::load(earlier(STORE_1)).expect("again"));
+    assert_eq!(seen(&twice), seen(&store()));
 }

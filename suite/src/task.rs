@@ -538,11 +538,13 @@ impl TaskConfig {
     }
 
     /// The experience store each agent of this task has behind its working set: v2 and v3.
+    /// Every one writes as replica 0, so runs are reproducible to the byte; the suite's agents
+    /// never merge their stores (a host that merges gives each agent its own replica).
     pub fn store(&self) -> Option<evoharness_runtime::ExperienceStore> {
         match self.scenario {
             Scenario::V1 => None,
             Scenario::V2 | Scenario::V3 => {
-                evoharness_runtime::ExperienceStore::new(STORE_BUDGET).ok()
+                evoharness_runtime::ExperienceStore::for_replica(STORE_BUDGET, 0).ok()
             }
         }
     }

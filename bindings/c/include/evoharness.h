@@ -487,9 +487,10 @@ typedef struct evoharness_agent evoharness_agent;
  * A library of lessons (trigger → remedy, with helpful/harmful, use and note counters) that
  * outlives tasks and agents: the store behind an agent's Experience working set. `note`
  * actions write through to it and `recall` brings its best matches into the working set;
- * it is kept under a budget by evicting the least-frequently-useful lesson, persists in its
- * own file and in the agent's checkpoints, and merges with other agents' stores the same way
- * in any order.
+ * each replica (agent) keeps its own lessons under a budget by evicting the
+ * least-frequently-useful one; it persists in its own file and in the agent's checkpoints, and
+ * merges with other agents' stores as a join: in any order, as often as wanted, nothing
+ * counted twice.
  *
  * Made by `evoharness_experience_store_new`, `_load` or `_from_bytes`; the caller owns it and
  * frees it with `evoharness_experience_store_free`, unless it gives it to an agent
@@ -1971,6 +1972,44 @@ evoharness_status evoharness_experience_store_new(size_t budget,
                                                   struct evoharness_experience_store **out);
 
 /**
+ * As `evoharness_experience_store_new`, writing as `replica` (`_new` draws a random one):
+ * give each agent of a fleet its own, and one agent the same across restarts.
+ *
+ * Errors: `NULL_ARGUMENT`; `CONFIG` for a budget out of range.
+ *
+ * # Safety
+ * `out` points at a writable pointer.
+ */
+evoharness_status evoharness_experience_store_new_replica(size_t budget,
+                                                          uint64_t replica,
+                                                          struct evoharness_experience_store **out);
+
+/**
+ * Writes to `*out` the replica the store writes as.
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `out` points at a writable
+ * `uint64_t`.
+ */
+evoharness_status evoharness_experience_store_replica(const struct evoharness_experience_store *store,
+                                                      uint64_t *out);
+
+/**
+ * Makes the store write as `replica` from now on. What it wrote as its old replica stays, as
+ * that replica's lessons; if it holds lessons of `replica`, they become its own. Call it when
+ * several agents start from one shared store (a file, a fleet's merge), one replica each.
+ *
+ * Errors: `NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `store` is a live store that no other thread uses.
+ */
+evoharness_status evoharness_experience_store_become_replica(struct evoharness_experience_store *store,
+                                                             uint64_t replica);
+
+/**
  * Frees a store. NULL is a no-op. Do not use the pointer afterwards.
  *
  * # Safety
@@ -2024,7 +2063,7 @@ evoharness_status evoharness_experience_store_lesson(const struct evoharness_exp
                                                      struct evoharness_lesson *out);
 
 /**
- * Writes to `*out` how many lessons the store holds.
+ * Writes to `*out` how many lessons an agent sees in the store (triggers of all replicas).
  *
  * Errors: `NULL_ARGUMENT`.
  *
@@ -2036,7 +2075,7 @@ evoharness_status evoharness_experience_store_count(const struct evoharness_expe
                                                     size_t *out);
 
 /**
- * Writes to `*out` the most lessons the store holds (its budget).
+ * Writes to `*out` the most lessons the store's replica keeps of its own (its budget).
  *
  * Errors: `NULL_ARGUMENT`.
  *
@@ -2047,27 +2086,28 @@ evoharness_status evoharness_experience_store_budget(const struct evoharness_exp
                                                      size_t *out);
 
 /**
- * Merges `other` into `store` (`other` is not changed): per trigger, the lessons of both are
- * grouped by remedy with their counters summed, the most useful remedy wins, the budget is
- * the larger of the two, and the least-frequently-useful lessons beyond it are evicted.
- * Commutative: `a` merged with `b` has the same bytes as `b` merged with `a`. Merging is
- * counting: the same store merged twice counts twice. A chain of pairwise merges is not
- * associative (a remedy that lost one merge is gone for the next, and each merge keeps the
- * budget): combine a fleet's stores with `evoharness_experience_store_merge_all`.
+ * Merges `other` into `store` (`other` is not changed) as a join: the store holds, per
+ * replica (each agent that wrote lessons), the later of the two stores' versions of that
+ * replica's lessons, and an agent sees per trigger the lessons of all replicas summed by
+ * remedy, the most useful remedy winning. Commutative, associative and idempotent: a fleet may
+ * merge in any order and as often as it likes, and nothing is counted twice (merging a store
+ * with itself, or with one it already holds, changes nothing). `store` keeps its replica and
+ * budget; a merge evicts nothing.
  *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` when `store` and `other` are the same store.
+ * Errors: `NULL_ARGUMENT`.
  *
  * # Safety
  * `store` is a live store that no other thread uses; `other` a live store that no thread
- * changes meanwhile.
+ * changes meanwhile (it may be `store` itself).
  */
 evoharness_status evoharness_experience_store_merge(struct evoharness_experience_store *store,
                                                     const struct evoharness_experience_store *other);
 
 /**
  * Merges `count` stores (none changed) into a new one, as `evoharness_experience_store_merge`
- * does for two, in one step: the result is the same bytes in any order of `stores`. On
- * success `*out` is a new store that the caller owns.
+ * does for two: a copy of the first with the others joined in. It holds the same replicas
+ * and shows the same lessons in any order of `stores`, and writes as the first store's
+ * replica. On success `*out` is a new store that the caller owns.
  *
  * Errors: `NULL_ARGUMENT` (also for a NULL entry of `stores`); `CONFIG` when `count` is 0.
  *

@@ -1,5 +1,5 @@
 //! Experience stores: the library of lessons behind an agent's working set (the runtime's
-//! `ExperienceStore`): a budget, its own file, bytes, and an order-independent merge.
+//! `ExperienceStore`): replicas, a budget, its own file, bytes, and a merge that is a join.
 
 use std::ffi::c_char;
 
@@ -14,9 +14,10 @@ use crate::workspace::evoharness_lesson;
 /// A library of lessons (trigger → remedy, with helpful/harmful, use and note counters) that
 /// outlives tasks and agents: the store behind an agent's Experience working set. `note`
 /// actions write through to it and `recall` brings its best matches into the working set;
-/// it is kept under a budget by evicting the least-frequently-useful lesson, persists in its
-/// own file and in the agent's checkpoints, and merges with other agents' stores the same way
-/// in any order.
+/// each replica (agent) keeps its own lessons under a budget by evicting the
+/// least-frequently-useful one; it persists in its own file and in the agent's checkpoints, and
+/// merges with other agents' stores as a join: in any order, as often as wanted, nothing
+/// counted twice.
 ///
 /// Made by `evoharness_experience_store_new`, `_load` or `_from_bytes`; the caller owns it and
 /// frees it with `evoharness_experience_store_free`, unless it gives it to an agent
@@ -61,6 +62,69 @@ pub unsafe extern "C" fn evoharness_experience_store_new(
         let out = unsafe { ffi::out(out, "out") }?;
         let store = ExperienceStore::new(budget)?;
         out.write(ffi::to_owned_ptr(store));
+        Ok(())
+    })
+}
+
+/// As `evoharness_experience_store_new`, writing as `replica` (`_new` draws a random one):
+/// give each agent of a fleet its own, and one agent the same across restarts.
+///
+/// Errors: `NULL_ARGUMENT`; `CONFIG` for a budget out of range.
+///
+/// # Safety
+/// `out` points at a writable pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_experience_store_new_replica(
+    budget: usize,
+    replica: u64,
+    out: *mut *mut evoharness_experience_store,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let out = unsafe { ffi::out(out, "out") }?;
+        let store = ExperienceStore::for_replica(budget, replica)?;
+        out.write(ffi::to_owned_ptr(store));
+        Ok(())
+    })
+}
+
+/// Writes to `*out` the replica the store writes as.
+///
+/// Errors: `NULL_ARGUMENT`.
+///
+/// # Safety
+/// `store` is a live store that no thread changes meanwhile; `out` points at a writable
+/// `uint64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_experience_store_replica(
+    store: *const evoharness_experience_store,
+    out: *mut u64,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (store, out) = unsafe { (ffi::try_ref(store, "store")?, ffi::out(out, "out")?) };
+        out.write(store.replica());
+        Ok(())
+    })
+}
+
+/// Makes the store write as `replica` from now on. What it wrote as its old replica stays, as
+/// that replica's lessons; if it holds lessons of `replica`, they become its own. Call it when
+/// several agents start from one shared store (a file, a fleet's merge), one replica each.
+///
+/// Errors: `NULL_ARGUMENT`.
+///
+/// # Safety
+/// `store` is a live store that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_experience_store_become_replica(
+    store: *mut evoharness_experience_store,
+    replica: u64,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let store = unsafe { ffi::try_mut(store, "store") }?;
+        store.become_replica(replica);
         Ok(())
     })
 }
@@ -170,7 +234,7 @@ pub unsafe extern "C" fn evoharness_experience_store_lesson(
     })
 }
 
-/// Writes to `*out` how many lessons the store holds.
+/// Writes to `*out` how many lessons an agent sees in the store (triggers of all replicas).
 ///
 /// Errors: `NULL_ARGUMENT`.
 ///
@@ -190,7 +254,7 @@ pub unsafe extern "C" fn evoharness_experience_store_count(
     })
 }
 
-/// Writes to `*out` the most lessons the store holds (its budget).
+/// Writes to `*out` the most lessons the store's replica keeps of its own (its budget).
 ///
 /// Errors: `NULL_ARGUMENT`.
 ///
@@ -209,19 +273,19 @@ pub unsafe extern "C" fn evoharness_experience_store_budget(
     })
 }
 
-/// Merges `other` into `store` (`other` is not changed): per trigger, the lessons of both are
-/// grouped by remedy with their counters summed, the most useful remedy wins, the budget is
-/// the larger of the two, and the least-frequently-useful lessons beyond it are evicted.
-/// Commutative: `a` merged with `b` has the same bytes as `b` merged with `a`. Merging is
-/// counting: the same store merged twice counts twice. A chain of pairwise merges is not
-/// associative (a remedy that lost one merge is gone for the next, and each merge keeps the
-/// budget): combine a fleet's stores with `evoharness_experience_store_merge_all`.
+/// Merges `other` into `store` (`other` is not changed) as a join: the store holds, per
+/// replica (each agent that wrote lessons), the later of the two stores' versions of that
+/// replica's lessons, and an agent sees per trigger the lessons of all replicas summed by
+/// remedy, the most useful remedy winning. Commutative, associative and idempotent: a fleet may
+/// merge in any order and as often as it likes, and nothing is counted twice (merging a store
+/// with itself, or with one it already holds, changes nothing). `store` keeps its replica and
+/// budget; a merge evicts nothing.
 ///
-/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` when `store` and `other` are the same store.
+/// Errors: `NULL_ARGUMENT`.
 ///
 /// # Safety
 /// `store` is a live store that no other thread uses; `other` a live store that no thread
-/// changes meanwhile.
+/// changes meanwhile (it may be `store` itself).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn evoharness_experience_store_merge(
     store: *mut evoharness_experience_store,
@@ -229,10 +293,9 @@ pub unsafe extern "C" fn evoharness_experience_store_merge(
 ) -> evoharness_status {
     guard(|| {
         if std::ptr::eq(store.cast_const(), other) {
-            return Err(Error::invalid(
-                "a store merged with itself: pass a copy (evoharness_experience_store_to_bytes, \
-                 then _from_bytes)",
-            ));
+            // SAFETY: the caller's contract; a join with itself changes nothing.
+            unsafe { ffi::try_ref(other, "other") }?;
+            return Ok(());
         }
         // SAFETY: the caller's contract; distinct objects (checked above).
         let (store, other) =
@@ -243,8 +306,9 @@ pub unsafe extern "C" fn evoharness_experience_store_merge(
 }
 
 /// Merges `count` stores (none changed) into a new one, as `evoharness_experience_store_merge`
-/// does for two, in one step: the result is the same bytes in any order of `stores`. On
-/// success `*out` is a new store that the caller owns.
+/// does for two: a copy of the first with the others joined in. It holds the same replicas
+/// and shows the same lessons in any order of `stores`, and writes as the first store's
+/// replica. On success `*out` is a new store that the caller owns.
 ///
 /// Errors: `NULL_ARGUMENT` (also for a NULL entry of `stores`); `CONFIG` when `count` is 0.
 ///
@@ -522,18 +586,26 @@ mod tests {
                 evoharness_status::Ok
             );
             assert_eq!((l.helpful, l.noted, l.remedy.integer), (1, 1, 1));
+            // A join with itself changes nothing.
+            let before = bytes(a);
             assert_eq!(
                 evoharness_experience_store_merge(a, a),
-                evoharness_status::InvalidArgument
+                evoharness_status::Ok
             );
+            assert_eq!(bytes(a), before);
             let all = [a.cast_const(), b.cast_const()];
-            let rev = [b.cast_const(), a.cast_const()];
+            let again = [
+                a.cast_const(),
+                b.cast_const(),
+                b.cast_const(),
+                a.cast_const(),
+            ];
             let (mut m1, mut m2) = (null_mut(), null_mut());
             assert_eq!(
                 evoharness_experience_store_merge_all(all.as_ptr(), 2, &mut m1),
                 evoharness_status::Ok
             );
-            evoharness_experience_store_merge_all(rev.as_ptr(), 2, &mut m2);
+            evoharness_experience_store_merge_all(again.as_ptr(), 4, &mut m2);
             assert_eq!(bytes(m1), bytes(m2));
             assert_eq!(
                 evoharness_experience_store_merge_all(null(), 0, &mut m2),

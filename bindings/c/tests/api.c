@@ -967,7 +967,7 @@ static struct evoharness_value int_value(int64_t i) {
     return v;
 }
 
-/* Experience stores: lessons, files and bytes, merges in any order, an agent's store. */
+/* Experience stores: lessons, replicas, files and bytes, merges as a join, an agent's store. */
 static void test_experience_store(void) {
     struct evoharness_experience_store *a = NULL, *b = NULL, *m = NULL, *n = NULL, *c = NULL;
     EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_experience_store_new(0, &a));
@@ -996,11 +996,27 @@ static void test_experience_store(void) {
     OK(evoharness_experience_store_budget(a, &budget));
     CHECK(count == 1 && budget == 4);
 
-    /* Merges: the same bytes in any order. */
+    /* Replicas: chosen, or drawn at random; each store writes as its own. */
+    uint64_t id_a = 0, id_b = 0;
+    OK(evoharness_experience_store_replica(a, &id_a));
+    OK(evoharness_experience_store_replica(b, &id_b));
+    CHECK(id_a != id_b);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_experience_store_replica(a, NULL));
+    OK(evoharness_experience_store_new_replica(2, 77, &c));
+    OK(evoharness_experience_store_replica(c, &id_a));
+    CHECK(id_a == 77);
+    OK(evoharness_experience_store_become_replica(c, 78));
+    OK(evoharness_experience_store_replica(c, &id_a));
+    CHECK(id_a == 78);
+    evoharness_experience_store_free(c);
+    c = NULL;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_experience_store_new_replica(0, 1, &c));
+
+    /* Merges are a join: the same bytes however often a store is merged. */
     const struct evoharness_experience_store *ab[2] = {a, b};
-    const struct evoharness_experience_store *ba[2] = {b, a};
+    const struct evoharness_experience_store *abba[4] = {a, b, b, a};
     OK(evoharness_experience_store_merge_all(ab, 2, &m));
-    OK(evoharness_experience_store_merge_all(ba, 2, &n));
+    OK(evoharness_experience_store_merge_all(abba, 4, &n));
     EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_experience_store_merge_all(ab, 0, &c));
     size_t len_m = 0, len_n = 0;
     OK(evoharness_experience_store_encoded_len(m, &len_m));
@@ -1014,7 +1030,8 @@ static void test_experience_store(void) {
     OK(evoharness_experience_store_to_bytes(n, bytes_n, sizeof bytes_n, &len_n));
     CHECK(len_m == len_n && memcmp(bytes_m, bytes_n, len_m) == 0);
     OK(evoharness_experience_store_merge(a, b));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_experience_store_merge(a, a));
+    OK(evoharness_experience_store_merge(a, b)); /* again: nothing counted twice */
+    OK(evoharness_experience_store_merge(a, a));
     OK(evoharness_experience_store_lesson(a, &e429, &l));
     CHECK(l.remedy.integer == 1 && l.noted == 2); /* rated helpful: remedy 1 wins */
     OK(evoharness_experience_store_count(a, &count));

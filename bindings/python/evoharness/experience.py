@@ -1,5 +1,8 @@
 """The experience store: the library of lessons behind an agent's Experience working set
-(``evoharness_experience_store_*``), with its own file, its bytes, and an order-independent merge.
+(``evoharness_experience_store_*``), with its own file, its bytes, and a merge that is a join:
+each store writes as a *replica* (one per agent), keeps the latest lessons of every replica it has
+merged, and shows their sum, so fleets merge in any order, as often as they like, and nothing is
+counted twice.
 
 >>> from evoharness.experience import ExperienceStore
 >>> fleet = [ExperienceStore.load(p) for p in ("a.evhe", "b.evhe")]   # doctest: +SKIP
@@ -15,7 +18,8 @@ checkpoints carry the store.
 from __future__ import annotations
 
 import ctypes
-from ctypes import POINTER, c_bool, c_char_p, c_size_t, c_uint8, c_uint16, c_uint32, c_void_p
+from ctypes import (POINTER, c_bool, c_char_p, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64,
+                    c_void_p)
 
 from ._native import EvoharnessError, Handle, check, lib
 from .world import TEXT_MAX, _Value
@@ -33,6 +37,10 @@ class _Lesson(ctypes.Structure):
 _VP = POINTER(_Value)
 _SIGNATURES = {
     "evoharness_experience_store_new": ([c_size_t, POINTER(c_void_p)], c_uint32),
+    "evoharness_experience_store_new_replica": ([c_size_t, c_uint64, POINTER(c_void_p)],
+                                                c_uint32),
+    "evoharness_experience_store_replica": ([c_void_p, POINTER(c_uint64)], c_uint32),
+    "evoharness_experience_store_become_replica": ([c_void_p, c_uint64], c_uint32),
     "evoharness_experience_store_free": ([c_void_p], None),
     "evoharness_experience_store_note": ([c_void_p, _VP, _VP], c_uint32),
     "evoharness_experience_store_rate": ([c_void_p, _VP, c_bool], c_uint32),
@@ -86,16 +94,22 @@ def _value(v) -> _Value:
 
 
 class ExperienceStore(Handle):
-    """A library of lessons under a budget (the most it holds, 1 to
-    ``EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX``, 65536), evicting the
-    least-frequently-useful lesson when full. Errors raise :class:`~evoharness.EvoharnessError`
-    (``status`` 18 for bytes or a file that are not a valid store)."""
+    """A library of lessons. Each store writes as one replica (``replica``: chosen, or drawn at
+    random), which keeps at most ``budget`` lessons of its own (1 to
+    ``EVOHARNESS_EXPERIENCE_STORE_BUDGET_MAX``, 65536), evicting its least-frequently-useful
+    lesson when full; merged stores add the other replicas' lessons. Errors raise
+    :class:`~evoharness.EvoharnessError` (``status`` 18 for bytes or a file that are not a valid
+    store)."""
 
-    def __init__(self, budget: int = 1024, *, _handle=None):
+    def __init__(self, budget: int = 1024, *, replica: int | None = None, _handle=None):
         self._h = _handle
         if self._h is None:
             h = c_void_p()
-            check(_lib().evoharness_experience_store_new(budget, ctypes.byref(h)))
+            if replica is None:
+                check(_lib().evoharness_experience_store_new(budget, ctypes.byref(h)))
+            else:
+                check(_lib().evoharness_experience_store_new_replica(budget, replica,
+                                                                     ctypes.byref(h)))
             self._h = h
 
     @classmethod
@@ -115,14 +129,26 @@ class ExperienceStore(Handle):
 
     @staticmethod
     def merge_all(stores) -> "ExperienceStore":
-        """Merges stores (unchanged) into a new one: the same bytes in any order. Per trigger,
-        the lessons are grouped by remedy with their counters summed and the most useful remedy
-        wins; the budget is the largest one, and the least useful lessons beyond it go."""
+        """Joins stores (unchanged) into a new one, a copy of the first: the same replicas and
+        lessons in any order and however often a store appears; it writes as the first store's
+        replica."""
         stores = list(stores)
         arr = (c_void_p * max(1, len(stores)))(*[s._handle() for s in stores])
         h = c_void_p()
         check(_lib().evoharness_experience_store_merge_all(arr, len(stores), ctypes.byref(h)))
         return ExperienceStore(_handle=h)
+
+    @property
+    def replica(self) -> int:
+        """The replica this store writes as."""
+        n = c_uint64()
+        check(_lib().evoharness_experience_store_replica(self._handle(), ctypes.byref(n)))
+        return n.value
+
+    def become_replica(self, replica: int) -> None:
+        """Writes as ``replica`` from now on; what was written as the old replica stays, as that
+        replica's lessons. Give each agent that starts from one shared store its own replica."""
+        check(_lib().evoharness_experience_store_become_replica(self._handle(), replica))
 
     def _handle(self):
         if not self._h:
@@ -130,19 +156,20 @@ class ExperienceStore(Handle):
         return self._h
 
     def note(self, trigger, remedy) -> None:
-        """Notes a lesson: the same remedy again counts one more note, another remedy replaces
-        the lesson's (and resets its ratings)."""
+        """Notes a lesson as this replica: the same remedy again counts one more note, another
+        remedy replaces the lesson's (and resets its ratings)."""
         check(_lib().evoharness_experience_store_note(self._handle(), ctypes.byref(_value(trigger)),
                                                        ctypes.byref(_value(remedy))))
 
     def rate(self, trigger, helpful: bool = True) -> None:
-        """Counts the lesson with this trigger helpful or harmful (``status`` 4 if none)."""
+        """Counts the lesson with this trigger helpful or harmful, as this replica (``status`` 4
+        if the store sees none)."""
         check(_lib().evoharness_experience_store_rate(self._handle(),
                                                        ctypes.byref(_value(trigger)), helpful))
 
     def lesson(self, trigger) -> dict | None:
-        """The lesson with this trigger (``remedy``, ``helpful``, ``harmful``, ``uses``,
-        ``noted``, ``last_use``), or ``None``."""
+        """The lesson an agent sees for this trigger, summed over replicas (``remedy``,
+        ``helpful``, ``harmful``, ``uses``, ``noted``, ``last_use``), or ``None``."""
         out = _Lesson()
         status = _lib().evoharness_experience_store_lesson(
             self._handle(), ctypes.byref(_value(trigger)), ctypes.byref(out))
@@ -160,19 +187,19 @@ class ExperienceStore(Handle):
 
     @property
     def budget(self) -> int:
-        """The most lessons the store holds."""
+        """The most lessons the store's replica keeps of its own."""
         n = c_size_t()
         check(_lib().evoharness_experience_store_budget(self._handle(), ctypes.byref(n)))
         return n.value
 
     def merge(self, other: "ExperienceStore") -> None:
-        """Merges ``other`` (unchanged) into this store: ``a.merge(b)`` leaves ``a`` with the
-        bytes ``b.merge(a)`` would give ``b``. Pairwise merges do not associate: merge a fleet
-        with :meth:`merge_all`."""
+        """Joins ``other`` (unchanged) into this store: per replica, the later of the two
+        versions of its lessons. Commutative, associative and idempotent: merging again, or
+        merging a store that holds this one's lessons, counts nothing twice."""
         check(_lib().evoharness_experience_store_merge(self._handle(), other._handle()))
 
     def to_bytes(self) -> bytes:
-        """The store's versioned, checksummed bytes (a file's content): the same lessons give
+        """The store's versioned, checksummed bytes (a file's content): the same state gives
         the same bytes."""
         l = _lib()
         n = c_size_t()

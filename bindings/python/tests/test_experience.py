@@ -1,5 +1,5 @@
 """The experience store through the library: notes and ratings, its file and bytes, refused
-bytes, and merges that give the same bytes in any order."""
+bytes, replicas, and merges that are a join (any order, any repetition, nothing counted twice)."""
 
 import itertools
 import random
@@ -10,9 +10,12 @@ from evoharness import EvoharnessError, ExperienceStore
 from evoharness.experience import STATUS_EXPERIENCE_STORE
 
 
+TRIGGERS = [[t, f"E{t}", float(t) / 4, bytes([t])][t % 4] for t in range(16)]
+
+
 def random_store(seed: int, budget: int = 8, n: int = 60) -> ExperienceStore:
     rng = random.Random(seed)
-    s = ExperienceStore(budget)
+    s = ExperienceStore(budget, replica=seed)
     for _ in range(n):
         t = rng.randrange(16)
         trigger = [t, f"E{t}", float(t) / 4, bytes([t])][t % 4]
@@ -83,24 +86,54 @@ def test_corrupted_bytes_are_refused():
         assert "experience store" in str(e.value)
 
 
-def test_merges_are_order_independent():
+def seen(s: ExperienceStore) -> dict:
+    """What an agent sees: every trigger's lesson."""
+    return {repr(t): s.lesson(t) for t in TRIGGERS}
+
+
+def test_merges_are_a_join():
     a, b = random_store(3), random_store(4, budget=12)
+    assert (a.replica, b.replica) == (3, 4)
     ab = ExperienceStore.from_bytes(a.to_bytes())
     ab.merge(b)
     ba = ExperienceStore.from_bytes(b.to_bytes())
     ba.merge(a)
-    assert ab.to_bytes() == ba.to_bytes()
-    assert ab.budget == 12
+    assert seen(ab) == seen(ba) and len(ab) == len(ba)
+    assert (ab.budget, ab.replica) == (8, 3)
     fleet = [random_store(10 + i) for i in range(4)]
-    first = ExperienceStore.merge_all(fleet).to_bytes()
+    first = seen(ExperienceStore.merge_all(fleet))
     for order in itertools.permutations(fleet):
-        assert ExperienceStore.merge_all(order).to_bytes() == first
-    # Merging is counting: a store merged with itself counts twice.
-    twice = ExperienceStore.merge_all([a, a])
-    t = next(t for t in (0, "E1", 0.5, b"\x03", 4, "E5") if a.lesson(t))
-    assert twice.lesson(t)["noted"] == 2 * a.lesson(t)["noted"]
+        assert seen(ExperienceStore.merge_all(order)) == first
+    # Nothing counts twice: a store merged with itself, or again, changes nothing.
+    assert ExperienceStore.merge_all([a, a]).to_bytes() == a.to_bytes()
+    again = ExperienceStore.from_bytes(ab.to_bytes())
+    again.merge(b)
+    again.merge(ab)
+    assert again.to_bytes() == ab.to_bytes()
     with pytest.raises(EvoharnessError):
         ExperienceStore.merge_all([])
+
+
+def test_a_fleet_that_hands_its_store_back_and_merges_again_counts_once():
+    a, b = ExperienceStore(4, replica=1), ExperienceStore(4, replica=2)
+    for s, n in ((a, 1), (b, 2)):
+        s.note("E429", 7)
+        for _ in range(n):
+            s.rate("E429", True)
+    fleet = ExperienceStore.merge_all([a, b])
+    assert fleet.lesson("E429")["helpful"] == 3
+    a.merge(fleet)
+    b.merge(fleet)
+    a.rate("E429", True)
+    fleet = ExperienceStore.merge_all([fleet, a, b, a])
+    assert (fleet.lesson("E429")["helpful"], fleet.lesson("E429")["noted"]) == (4, 2)
+    # A shared store given to a new agent: it writes as its own replica.
+    c = ExperienceStore.from_bytes(fleet.to_bytes())
+    c.become_replica(3)
+    c.rate("E429", False)
+    assert c.replica == 3
+    assert ExperienceStore.merge_all([fleet, c]).lesson("E429")["harmful"] == 1
+    assert ExperienceStore(1).replica != ExperienceStore(1).replica
 
 
 def invoices_agent():
