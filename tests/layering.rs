@@ -18,6 +18,7 @@ const CRATES: &[&str] = &[
     "runtime",
     "suite",
     "cli",
+    "fleet",
     "bindings/c",
     "bindings/suite-c",
 ];

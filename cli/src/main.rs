@@ -2,11 +2,12 @@
 //! agents on the task suite.
 //!
 //! `evoharness --help` and `evoharness COMMAND --help` say how. Arguments are parsed by hand
-//! (see `args`), to keep the tool's build to the runtime's own dependencies.
+//! (see `args`), to keep the tool's build small.
 
 mod args;
 mod eval;
 mod failure;
+mod fleet;
 mod inspect;
 mod options;
 mod run;
@@ -28,6 +29,7 @@ Usage:
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness tune --task TASK --scenario v3  the best rule setting for every deployment, and for each
   evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
+  evoharness fleet push|pull|show --db URL  share experience stores through a database
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 
@@ -81,6 +83,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "eval" => eval::main(args),
         "tune" => tune::main(args),
         "view" => view::main(args),
+        "fleet" => fleet::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -114,6 +117,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
                 print!("{}", view::help());
                 Ok(())
             }
+            Some("fleet") => {
+                print!("{}", fleet::help());
+                Ok(())
+            }
             Some(other) => Err(unknown_command(other).into()),
         },
         "-V" | "--version" => {
@@ -135,7 +142,7 @@ fn unknown_command(name: &str) -> Usage {
     Usage::new(
         "",
         format!(
-            "unknown command `{name}`: expected inspect, run, resume, eval, tune or view{hint}"
+            "unknown command `{name}`: expected inspect, run, resume, eval, tune, view or fleet{hint}"
         ),
     )
 }

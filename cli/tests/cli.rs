@@ -855,3 +855,61 @@ fn tune_finds_the_fixed_best_setting_and_one_per_organisation() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("`--seeds 5..5`"), "{}", stderr(&o));
 }
+
+/// `fleet`: two agents' store files pushed to a SQLite database (one twice), pulled into a
+/// third, shown; every lesson counted once.
+#[test]
+fn fleet_push_pull_and_show_count_each_lesson_once() {
+    use evoharness_core::Value;
+    use evoharness_runtime::ExperienceStore;
+    let db = format!("sqlite:{}", temp("fleet.db").display());
+    let e = Value::text("E429").unwrap();
+    let mut files = Vec::new();
+    for (id, helpful) in [(1, 1), (2, 2)] {
+        let mut s = ExperienceStore::for_replica(8, id).unwrap();
+        s.note(e.clone(), Value::Int(7));
+        for _ in 0..helpful {
+            s.rate(&e, true);
+        }
+        let f = temp(&format!("agent-{id}.evhe"));
+        s.save(&f).unwrap();
+        files.push(f.display().to_string());
+    }
+    for f in [&files[0], &files[1], &files[0]] {
+        let o = evoharness(&["fleet", "push", "--db", &db, "--store", f]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = evoharness(&["fleet", "push", "--db", &db, "--store", &files[0]]);
+    assert!(stdout(&o).contains("(0 rows changed"), "{}", stdout(&o));
+    let third = temp("agent-3.evhe").display().to_string();
+    for _ in 0..2 {
+        let o = evoharness(&[
+            "fleet",
+            "pull",
+            "--db",
+            &db,
+            "--store",
+            &third,
+            "--replica",
+            "3",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let pulled = ExperienceStore::load(&third).unwrap();
+    assert_eq!(pulled.replica(), 3);
+    let l = pulled.get(&e).unwrap();
+    assert_eq!((l.helpful, l.noted), (3, 2));
+    let o = evoharness(&["fleet", "show", "--db", &db, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["replicas"].as_array().unwrap().len(), 2);
+    assert_eq!(json["lessons"][0]["helpful"], 3);
+    let o = evoharness(&["fleet", "show", "--db", "mysql://x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not a fleet database"),
+        "{}",
+        stderr(&o)
+    );
+    let o = evoharness(&["fleet", "push", "--db", &db]);
+    assert!(stderr(&o).contains("missing --store"), "{}", stderr(&o));
+}

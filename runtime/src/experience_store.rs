@@ -170,6 +170,23 @@ pub struct Replica<'a> {
     pub lessons: Vec<&'a Lesson>,
 }
 
+/// One replica's lessons as bytes: the unit a fleet database keeps, one row per replica
+/// ([`ExperienceStore::replica_bytes`], [`ExperienceStore::join_bytes`]).
+///
+/// `lessons` is the replica's part of the store file: a `u32` count and the lessons (see the
+/// [module docs](self)). The join's order is `(version, lessons)` compared as numbers and then
+/// as bytes, so a database that keeps, per replica, the row with the larger `(version,
+/// lessons)` — an upsert that compares the version and then the bytes — keeps the join.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplicaBytes {
+    /// The replica's id.
+    pub id: u64,
+    /// Its version (at least 1).
+    pub version: u64,
+    /// Its lessons, encoded.
+    pub lessons: Vec<u8>,
+}
+
 /// Another replica's lessons, as this store last merged them.
 #[derive(Clone)]
 struct Slice {
@@ -675,6 +692,50 @@ impl ExperienceStore {
         // Lessons dated by the other history: the clock moves past them.
         let latest = s.lessons.iter().map(|l| l.last_use).max().unwrap_or(0);
         self.clock = self.clock.max(latest);
+    }
+
+    /// Every replica the store holds that has written something (version 1 and up), its own
+    /// among them, as bytes, in ascending order of id. Allocates.
+    pub fn replica_bytes(&self) -> Vec<ReplicaBytes> {
+        self.replicas()
+            .into_iter()
+            .filter(|r| r.version > 0)
+            .map(|r| {
+                let mut lessons = Vec::new();
+                encode_lessons(r.lessons, &mut lessons);
+                ReplicaBytes {
+                    id: r.id,
+                    version: r.version,
+                    lessons,
+                }
+            })
+            .collect()
+    }
+
+    /// Joins replicas given as bytes (a fleet database's rows) into the store, as
+    /// [`ExperienceStore::merge`] joins a store. Every row is checked first: if one is refused
+    /// (its [`FileError`] names the problem), nothing is joined. Allocates.
+    pub fn join_bytes(&mut self, replicas: &[ReplicaBytes]) -> Result<(), FileError> {
+        let slices = replicas
+            .iter()
+            .map(|r| {
+                let mut reader = Reader(&r.lessons);
+                let lessons = read_lessons(&mut reader, Self::MAX_BUDGET)?;
+                if !reader.is_empty() {
+                    return Err(FileError::Malformed("replica lessons (bytes after them)"));
+                }
+                Ok(Slice {
+                    id: r.id,
+                    version: r.version,
+                    lessons,
+                })
+            })
+            .collect::<Result<Vec<_>, FileError>>()?;
+        for s in &slices {
+            self.join(s);
+        }
+        self.rebuild();
+        Ok(())
     }
 
     /// Writes as `replica` from now on. What the store wrote as its old replica stays, as that
@@ -1542,6 +1603,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn replicas_as_bytes_join_as_stores_do_and_bad_rows_join_nothing() {
+        let s = fleet(17, 4, 30);
+        let all = ExperienceStore::merge_all(&s).unwrap();
+        let mut rows: Vec<ReplicaBytes> = s.iter().flat_map(|x| x.replica_bytes()).collect();
+        // A database keeps per replica the row with the larger (version, lessons).
+        rows.sort_by(|a, b| {
+            a.id.cmp(&b.id)
+                .then_with(|| (b.version, &b.lessons).cmp(&(a.version, &a.lessons)))
+        });
+        rows.dedup_by(|next, kept| next.id == kept.id);
+        let mut fresh = ExperienceStore::for_replica(4, 99).unwrap();
+        fresh.join_bytes(&rows).unwrap();
+        assert_eq!(view(&fresh), view(&all));
+        assert_eq!(fresh.replica_bytes(), all.replica_bytes());
+        // Joined again: nothing changes.
+        fresh.join_bytes(&rows).unwrap();
+        assert_eq!(view(&fresh), view(&all));
+        let mut bad = rows.clone();
+        bad.last_mut().unwrap().lessons.push(0);
+        let mut other = ExperienceStore::for_replica(4, 98).unwrap();
+        assert_eq!(
+            other.join_bytes(&bad).unwrap_err(),
+            FileError::Malformed("replica lessons (bytes after them)")
+        );
+        bad.last_mut().unwrap().lessons.truncate(3);
+        assert!(other.join_bytes(&bad).is_err());
+        assert!(other.is_empty() && other.replicas().len() == 1);
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub use backend::{Active, Backend};
 pub use checkpoint::CheckpointError;
 pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
-pub use experience_store::{ExperienceStore, Replica};
+pub use experience_store::{ExperienceStore, Replica, ReplicaBytes};
 #[cfg(feature = "fixture")]
 pub use fixture_world::FixtureWorld;
 pub use framed_file::FileError;

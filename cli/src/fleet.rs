@@ -1,0 +1,152 @@
+//! `evoharness fleet`: share experience stores through a database (push, pull, show).
+
+use std::path::Path;
+
+use evoharness_fleet::{FleetDb, SyncError};
+use evoharness_runtime::{ExperienceStore, Replica};
+
+use crate::args::{self, Flag, Usage};
+use crate::failure::Failure;
+use crate::options::HELP_HELP;
+
+const FLAGS: &[Flag] = &[
+    Flag::value("--db", "a database URL"),
+    Flag::value("--store", "an experience store file"),
+    Flag::value("--budget", "a number of lessons"),
+    Flag::value("--replica", "a replica id"),
+    Flag::switch("--json"),
+];
+
+pub(crate) fn help() -> String {
+    format!(
+        "\
+evoharness fleet: share experience stores through a database
+
+Usage:
+  evoharness fleet push --db URL --store FILE   push every replica the store holds
+  evoharness fleet pull --db URL --store FILE   join the fleet's replicas into the store
+  evoharness fleet show --db URL [--json]       the fleet's replicas and the lessons they add up to
+
+A store writes as one replica (one per agent); the database keeps one row per replica, the
+later of what it had and what is pushed, so pushing again, pushing in any order or pulling
+and pushing back counts nothing twice. A busy database or a lost connection is retried.
+
+Databases:
+  sqlite:PATH                 SQLite (WAL mode): one machine, many processes
+  postgres://USER:PASSWORD@HOST:PORT/DB
+                              PostgreSQL: many machines
+
+Options:
+  --db URL        the fleet's database
+  --store FILE    an experience store file (pull makes it when missing)
+  --budget N      pull into a new store: its budget (default 1024)
+  --replica ID    pull into a new store: its replica (default: drawn at random)
+  --json          show: one JSON object instead of a table
+{HELP_HELP}"
+    )
+}
+
+fn sync_failure(url: &str, e: &SyncError) -> Failure {
+    Failure::other(format!("{url}: {e}"))
+}
+
+pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
+    let p = args::parse("fleet", FLAGS, argv)?;
+    if p.help {
+        print!("{}", help());
+        return Ok(());
+    }
+    let [action] = p.positionals([("ACTION", "push, pull or show")])?;
+    let usage = |m: &str| Usage::new("fleet", m.to_string());
+    let url = p
+        .value("--db")
+        .ok_or_else(|| usage("missing --db URL (sqlite:PATH or postgres://...)"))?;
+    let store_path = || {
+        p.value("--store")
+            .ok_or_else(|| usage("missing --store FILE (an experience store file)"))
+    };
+    match action {
+        "push" => {
+            let path = store_path()?;
+            let store = ExperienceStore::load(path).map_err(|e| Failure::about(path, &e))?;
+            let mut db = FleetDb::open(url).map_err(|e| sync_failure(url, &e))?;
+            let pushed = db.push(&store).map_err(|e| sync_failure(url, &e))?;
+            println!(
+                "pushed {} replicas of {path} ({} rows changed, {} attempts)",
+                pushed.replicas, pushed.changed, pushed.attempts
+            );
+        }
+        "pull" => {
+            let path = store_path()?;
+            let mut store = if Path::new(path).exists() {
+                ExperienceStore::load(path).map_err(|e| Failure::about(path, &e))?
+            } else {
+                let budget = p
+                    .parse::<usize>("--budget", "a number of lessons")?
+                    .unwrap_or(1024);
+                let made = match p.parse::<u64>("--replica", "a replica id (a number)")? {
+                    Some(id) => ExperienceStore::for_replica(budget, id),
+                    None => ExperienceStore::new(budget),
+                };
+                made.map_err(|e| Failure::runtime(&e))?
+            };
+            let mut db = FleetDb::open(url).map_err(|e| sync_failure(url, &e))?;
+            let pulled = db.pull(&mut store).map_err(|e| sync_failure(url, &e))?;
+            store.save(path).map_err(|e| Failure::about(path, &e))?;
+            println!(
+                "pulled {} replicas into {path}: {} lessons seen",
+                pulled.replicas,
+                store.len()
+            );
+        }
+        "show" => {
+            let mut db = FleetDb::open(url).map_err(|e| sync_failure(url, &e))?;
+            // A store of no replica of its own: the fleet as it is.
+            let mut fleet = ExperienceStore::for_replica(1, 0).map_err(|e| Failure::runtime(&e))?;
+            db.pull(&mut fleet).map_err(|e| sync_failure(url, &e))?;
+            let replicas: Vec<Replica<'_>> = fleet
+                .replicas()
+                .into_iter()
+                .filter(|r| r.version > 0)
+                .collect();
+            if p.switch("--json") {
+                let json = serde_json::json!({
+                    "replicas": replicas.iter().map(|r| serde_json::json!({
+                        "id": r.id, "version": r.version, "lessons": r.lessons.len(),
+                    })).collect::<Vec<_>>(),
+                    "lessons": fleet.lessons(),
+                });
+                println!("{json:#}");
+            } else {
+                println!("{} replicas", replicas.len());
+                println!("  replica               version  lessons");
+                for r in &replicas {
+                    println!("  {:016x}  {:>9}  {:>7}", r.id, r.version, r.lessons.len());
+                }
+                println!("{} lessons (summed over replicas)", fleet.len());
+                println!(
+                    "  trigger                remedy                 helpful harmful uses noted"
+                );
+                for l in fleet.lessons() {
+                    let v = |v| serde_json::to_string(v).unwrap_or_default();
+                    println!(
+                        "  {:<22} {:<22} {:>7} {:>7} {:>4} {:>5}",
+                        v(&l.trigger),
+                        v(&l.remedy),
+                        l.helpful,
+                        l.harmful,
+                        l.uses,
+                        l.noted
+                    );
+                }
+            }
+        }
+        other => {
+            return Err(usage(&format!(
+                "unknown action `{other}`: expected push, pull or show"
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
