@@ -2267,6 +2267,45 @@ evoharness_status evoharness_resume_point_write(struct evoharness_resume_point *
                                                 const uint8_t *bytes,
                                                 size_t len);
 
+#if defined(EVOHARNESS_FLEET)
+/**
+ * Pushes every replica `store` holds to the fleet database at `url` (`sqlite:PATH` or
+ * `postgres://USER:PASSWORD@HOST:PORT/DB`), in one transaction: per replica the database keeps
+ * the later of its row and the store's, so pushing again, or pushing what was pulled, changes
+ * nothing. A busy database or a lost connection is retried (5 attempts, reconnecting). On
+ * success `*changed` (if not NULL) is how many rows changed.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a URL no database of this build opens;
+ * `IO` when the database stayed busy or unreachable through the attempts (try again later:
+ * nothing was lost); `OTHER` for anything else the database said.
+ *
+ * # Safety
+ * `store` is a live store that no thread changes meanwhile; `url` a NUL-terminated string;
+ * `changed` NULL or a writable `size_t`.
+ */
+evoharness_status evoharness_fleet_push(const struct evoharness_experience_store *store,
+                                        const char *url,
+                                        size_t *changed);
+#endif
+
+#if defined(EVOHARNESS_FLEET)
+/**
+ * Joins every replica of the fleet database at `url` into `store` (see
+ * `evoharness_fleet_push`). Retried as a push is; on failure the store is unchanged. On
+ * success `*replicas` (if not NULL) is how many rows were joined.
+ *
+ * Errors: as `evoharness_fleet_push`, and `EXPERIENCE_STORE` for a row that is not a
+ * replica's lessons (nothing is joined then).
+ *
+ * # Safety
+ * `store` is a live store that no other thread uses; `url` a NUL-terminated string;
+ * `replicas` NULL or a writable `size_t`.
+ */
+evoharness_status evoharness_fleet_pull(struct evoharness_experience_store *store,
+                                        const char *url,
+                                        size_t *replicas);
+#endif
+
 /**
  * Sends the library's log records (the Rust `log` facade) of `max_level` (an
  * `evoharness_log_level`) and more severe to `log(user_data, ...)`; a NULL `log` or

@@ -42,6 +42,7 @@
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
 //! | [`experience_store`] | experience stores: lessons beyond the workspace, files, bytes, merging, an agent's store |
 //! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, resume points |
+//! | `fleet` | experience stores through a fleet database (feature `fleet`): push, pull |
 //! | [`logging`] | the bridge from the `log` facade to a host callback |
 #![allow(
     non_camel_case_types,
@@ -70,12 +71,17 @@ pub mod agent;
 pub mod experience_store;
 // Worlds written by the host (their judge writes an agent's verdict).
 pub mod callback_world;
+// Experience stores through a fleet database (the feature `fleet`).
+#[cfg(feature = "fleet")]
+pub mod fleet;
 // Logging.
 pub mod logging;
 
 pub use agent::*;
 pub use callback_world::*;
 pub use experience_store::*;
+#[cfg(feature = "fleet")]
+pub use fleet::*;
 pub use last_error::*;
 pub use layout::*;
 pub use logging::*;

@@ -58,6 +58,8 @@ _SIGNATURES = {
     "evoharness_experience_store_from_bytes": ([POINTER(c_uint8), c_size_t, POINTER(c_void_p)],
                                                c_uint32),
     "evoharness_experience_store_attach": ([POINTER(c_void_p), c_void_p], c_uint32),
+    "evoharness_fleet_push": ([c_void_p, c_char_p, POINTER(c_size_t)], c_uint32),
+    "evoharness_fleet_pull": ([c_void_p, c_char_p, POINTER(c_size_t)], c_uint32),
     "evoharness_experience_store_detach": ([c_void_p, POINTER(c_void_p)], c_uint32),
 }
 
@@ -197,6 +199,23 @@ class ExperienceStore(Handle):
         versions of its lessons. Commutative, associative and idempotent: merging again, or
         merging a store that holds this one's lessons, counts nothing twice."""
         check(_lib().evoharness_experience_store_merge(self._handle(), other._handle()))
+
+    def push(self, url: str) -> int:
+        """Pushes every replica this store holds to the fleet database at ``url``
+        (``sqlite:PATH`` or ``postgres://USER:PASSWORD@HOST:PORT/DB``): per replica the
+        database keeps the later of its row and this store's, so pushing again counts nothing
+        twice. Returns how many rows changed. A database that stays busy or unreachable through
+        the retries raises with ``status`` 12 (IO): try again later, nothing was lost."""
+        n = c_size_t()
+        check(_lib().evoharness_fleet_push(self._handle(), url.encode(), ctypes.byref(n)))
+        return n.value
+
+    def pull(self, url: str) -> int:
+        """Joins every replica of the fleet database at ``url`` into this store (see
+        :meth:`push`); returns how many rows were joined. On failure the store is unchanged."""
+        n = c_size_t()
+        check(_lib().evoharness_fleet_pull(self._handle(), url.encode(), ctypes.byref(n)))
+        return n.value
 
     def to_bytes(self) -> bytes:
         """The store's versioned, checksummed bytes (a file's content): the same state gives

@@ -136,6 +136,27 @@ def test_a_fleet_that_hands_its_store_back_and_merges_again_counts_once():
     assert ExperienceStore(1).replica != ExperienceStore(1).replica
 
 
+def test_a_fleet_database_counts_each_lesson_once(tmp_path):
+    url = f"sqlite:{tmp_path / 'fleet.db'}"
+    a, b = ExperienceStore(4, replica=1), ExperienceStore(4, replica=2)
+    a.note("E429", 7)
+    a.rate("E429", True)
+    b.note("E429", 7)
+    assert a.push(url) == 1
+    assert a.push(url) == 0  # nothing new
+    b.push(url)
+    c = ExperienceStore(4, replica=3)
+    assert c.pull(url) == 2
+    c.pull(url)
+    assert (c.lesson("E429")["helpful"], c.lesson("E429")["noted"]) == (1, 2)
+    with pytest.raises(EvoharnessError) as e:
+        c.pull("mysql://x")
+    assert e.value.status == 2  # INVALID_ARGUMENT
+    with pytest.raises(EvoharnessError) as e:
+        a.push(f"sqlite:{tmp_path / 'no/such/dir/fleet.db'}")
+    assert e.value.status == 12  # IO: worth retrying later
+
+
 def invoices_agent():
     """The embedded agent's module, the invoices example's folder and its world; skips the
     test when no ONNX Runtime is installed."""

@@ -11,7 +11,12 @@
  *   start at 0, _free(NULL) is a no-op, panics are caught.
  * - Every name declared here starts with evoharness_suite_ or evoharness_vec_env_ (functions)
  *   or is one of the types they use.
+ * - libevoharness_suite has the fleet database calls (evoharness_fleet_push, _pull): defining
+ *   EVOHARNESS_FLEET here declares them in evoharness.h.
  */
+#ifndef EVOHARNESS_FLEET
+#define EVOHARNESS_FLEET 1
+#endif
 
 #ifndef EVOHARNESS_SUITE_H
 #define EVOHARNESS_SUITE_H

@@ -600,6 +600,48 @@ static void test_worlds_vec_env(void) {
     CHECK(dropped == N); /* the environment freed its worlds */
 }
 
+/* The fleet database calls (libevoharness_suite has them: its header defines
+ * EVOHARNESS_FLEET): two stores pushed to a SQLite file, one twice, pulled into a third; each
+ * lesson counted once; a URL no database opens and a missing folder are typed errors. */
+static void test_fleet(void) {
+    char url[1200];
+    snprintf(url, sizeof url, "sqlite:%s", work_file("fleet.db"));
+    remove(work_file("fleet.db"));
+    struct evoharness_experience_store *a = NULL, *b = NULL, *c = NULL;
+    OK(evoharness_experience_store_new_replica(4, 1, &a));
+    OK(evoharness_experience_store_new_replica(4, 2, &b));
+    OK(evoharness_experience_store_new_replica(4, 3, &c));
+    struct evoharness_value e, seven;
+    memset(&e, 0, sizeof e);
+    memset(&seven, 0, sizeof seven);
+    e.kind = EVOHARNESS_VALUE_KIND_TEXT;
+    e.len = 4;
+    memcpy(e.data, "E429", 4);
+    seven.kind = EVOHARNESS_VALUE_KIND_INT;
+    seven.integer = 7;
+    OK(evoharness_experience_store_note(a, &e, &seven));
+    OK(evoharness_experience_store_rate(a, &e, true));
+    OK(evoharness_experience_store_note(b, &e, &seven));
+    size_t changed = 99, replicas = 0;
+    OK(evoharness_fleet_push(a, url, &changed));
+    CHECK(changed == 1);
+    OK(evoharness_fleet_push(a, url, &changed));
+    CHECK(changed == 0); /* nothing new */
+    OK(evoharness_fleet_push(b, url, NULL));
+    OK(evoharness_fleet_pull(c, url, &replicas));
+    OK(evoharness_fleet_pull(c, url, &replicas));
+    CHECK(replicas == 2);
+    struct evoharness_lesson l;
+    OK(evoharness_experience_store_lesson(c, &e, &l));
+    CHECK(l.helpful == 1 && l.noted == 2);
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_fleet_pull(c, "mysql://x", NULL));
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_fleet_push(a, "sqlite:/no/such/dir/f.db", NULL));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_push(a, NULL, NULL));
+    evoharness_experience_store_free(a);
+    evoharness_experience_store_free(b);
+    evoharness_experience_store_free(c);
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
@@ -614,6 +656,7 @@ int main(int argc, char **argv) {
     test_training();
     test_worlds_vec_env();
     test_reentering_world();
+    test_fleet();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
