@@ -15,6 +15,14 @@ const FLAGS: &[Flag] = &[
     Flag::value("--budget", "a number of lessons"),
     Flag::value("--replica", "a replica id"),
     Flag::switch("--json"),
+    // worth
+    Flag::value("--task", "migration, records or orchestration"),
+    Flag::value("--scenario", "v2 or v3"),
+    Flag::value("--horizon", "a number of steps"),
+    Flag::value("--organisations", "a number N or a range A..B"),
+    Flag::value("--train-seeds", "a range A..B"),
+    Flag::value("--seeds", "a range A..B"),
+    Flag::value("--agent", "a baseline"),
 ];
 
 pub(crate) fn help() -> String {
@@ -26,6 +34,7 @@ Usage:
   evoharness fleet push --db URL --store FILE   push every replica the store holds
   evoharness fleet pull --db URL --store FILE   join the fleet's replicas into the store
   evoharness fleet show --db URL [--json]       the fleet's replicas and the lessons they add up to
+  evoharness fleet worth --db URL --task TASK   what sharing is worth on the task suite
 
 A store writes as one replica (one per agent); the database keeps one row per replica, the
 later of what it had and what is pushed, so pushing again, pushing in any order or pulling
@@ -41,7 +50,14 @@ Options:
   --store FILE    an experience store file (pull makes it when missing)
   --budget N      pull into a new store: its budget (default 1024)
   --replica ID    pull into a new store: its replica (default: drawn at random)
-  --json          show: one JSON object instead of a table
+  --json          show, worth: one JSON object instead of a table
+
+worth (an empty database): one agent per organisation (--organisations, default 0..16) runs
+--train-seeds (default 0..20) there and pushes its store; then on each organisation a new agent
+that pulls the fleet before its first episode and a new agent that starts empty run the same
+--seeds (default 100000..100040), paired episode by episode: reward and failed remedies, with
+95% intervals. --agent: a baseline that recalls (default tuned); --scenario v2 (default) or
+v3; --horizon (default 100).
 {HELP_HELP}"
     )
 }
@@ -56,7 +72,7 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
         print!("{}", help());
         return Ok(());
     }
-    let [action] = p.positionals([("ACTION", "push, pull or show")])?;
+    let [action] = p.positionals([("ACTION", "push, pull, show or worth")])?;
     let usage = |m: &str| Usage::new("fleet", m.to_string());
     let url = p
         .value("--db")
@@ -141,9 +157,10 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
                 }
             }
         }
+        "worth" => return crate::fleet_worth::main(&p, url),
         other => {
             return Err(usage(&format!(
-                "unknown action `{other}`: expected push, pull or show"
+                "unknown action `{other}`: expected push, pull, show or worth"
             ))
             .into());
         }

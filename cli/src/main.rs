@@ -8,6 +8,7 @@ mod args;
 mod eval;
 mod failure;
 mod fleet;
+mod fleet_worth;
 mod inspect;
 mod options;
 mod run;
@@ -29,7 +30,8 @@ Usage:
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness tune --task TASK --scenario v3  the best rule setting for every deployment, and for each
   evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
-  evoharness fleet push|pull|show --db URL  share experience stores through a database
+  evoharness fleet push|pull|show|worth --db URL
+                                            share experience stores through a database
   evoharness help [COMMAND]                 this help, or a command's
   evoharness --version
 

@@ -913,3 +913,55 @@ fn fleet_push_pull_and_show_count_each_lesson_once() {
     let o = evoharness(&["fleet", "push", "--db", &db]);
     assert!(stderr(&o).contains("missing --store"), "{}", stderr(&o));
 }
+
+/// `fleet worth` on a tiny fleet: the pairs it reports, and refusals.
+#[test]
+fn fleet_worth_pairs_new_agents_and_refuses_what_it_cannot_measure() {
+    let db = format!("sqlite:{}", temp("worth.db").display());
+    let args = [
+        "fleet",
+        "worth",
+        "--db",
+        &db,
+        "--task",
+        "migration",
+        "--organisations",
+        "0..2",
+        "--train-seeds",
+        "0..3",
+        "--seeds",
+        "10..13",
+        "--json",
+    ];
+    let o = evoharness(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["pairs"], 6);
+    assert_eq!(json["fleet_replicas"], 2);
+    // The first episode of a new agent that pulled knows the remedies: it fails fewer.
+    assert!(
+        json["first_episode_gain"]["failed_remedies"]["mean"]
+            .as_f64()
+            .unwrap()
+            < 0.0
+    );
+    // The database now holds the fleet: a second measurement would mix fleets.
+    let o = evoharness(&args);
+    assert!(
+        stderr(&o).contains("holds replicas already"),
+        "{}",
+        stderr(&o)
+    );
+    let v1 = temp("worth-v1.db").display().to_string();
+    let o = evoharness(&[
+        "fleet",
+        "worth",
+        "--db",
+        &format!("sqlite:{v1}"),
+        "--task",
+        "migration",
+        "--scenario",
+        "v1",
+    ]);
+    assert!(stderr(&o).contains("no experience store"), "{}", stderr(&o));
+}

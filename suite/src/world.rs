@@ -128,6 +128,8 @@ pub struct SuiteWorld {
     /// v2: landing attempts per item (saturating), which its fault draws use.
     tries: Vec<u8>,
     violations: Violations,
+    /// Remedies that failed this episode (`remedy_failed` answers).
+    failed_remedies: u32,
     /// v3: world calls this episode (the crash draws' counter).
     calls: u64,
     /// v3: no item delivered before this position is still to land (a pointer that only
@@ -165,6 +167,7 @@ impl SuiteWorld {
             attempts: 0,
             tries: Vec::new(),
             violations: Violations::default(),
+            failed_remedies: 0,
             calls: 0,
             low: 0,
             mark: 0,
@@ -311,6 +314,12 @@ impl SuiteWorld {
         }
     }
 
+    /// How many remedies failed this episode (calls answered `remedy_failed`): what a lesson
+    /// learned elsewhere saves.
+    pub fn failed_remedies(&self) -> u32 {
+        self.failed_remedies
+    }
+
     /// The integrity violations so far; gaps count the items not landed yet.
     pub fn violations(&self) -> Violations {
         Violations {
@@ -377,6 +386,7 @@ impl SuiteWorld {
         self.crashed = false;
         self.remedies = self.draw_remedies();
         self.violations = Violations::default();
+        self.failed_remedies = 0;
     }
 
     /// This episode's remedies: each code's usual one, or where it drifted another.
@@ -547,6 +557,7 @@ impl SuiteWorld {
                     return e;
                 }
                 if tool != self.remedies[c] {
+                    self.failed_remedies = self.failed_remedies.saturating_add(1);
                     let mut e = event(
                         EventKind::Error,
                         tool,
@@ -751,6 +762,8 @@ impl SuiteWorld {
             attempts,
             tries,
             violations,
+            // Not part of a resume point: what this world answered, restarts included.
+            failed_remedies: self.failed_remedies,
             calls,
             low,
             mark,
@@ -1606,6 +1619,7 @@ mod tests {
         let wrong = REMEDIES.into_iter().find(|&t| t != right).unwrap();
         let e = w.call(&call(wrong, Some(w.id(0))));
         assert_eq!(err(&e), Some("remedy_failed"));
+        assert_eq!(w.failed_remedies(), 1);
         assert_eq!(int(&e, "retry_in"), Some(3));
         assert_eq!(err(&w.call(&call(right, Some(w.id(0))))), Some("backoff"));
         for _ in 0..3 {
