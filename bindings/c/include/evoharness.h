@@ -2089,7 +2089,8 @@ evoharness_status evoharness_experience_store_budget(const struct evoharness_exp
  * Merges `other` into `store` (`other` is not changed) as a join: the store holds, per
  * replica (each agent that wrote lessons), the later of the two stores' versions of that
  * replica's lessons, and an agent sees per trigger the lessons of all replicas summed by
- * remedy, the most useful remedy winning. Commutative, associative and idempotent: a fleet may
+ * remedy: its own remedy where its replica has one, else the most useful. Commutative,
+ * associative and idempotent (in what the store holds): a fleet may
  * merge in any order and as often as it likes, and nothing is counted twice (merging a store
  * with itself, or with one it already holds, changes nothing). `store` keeps its replica and
  * budget; a merge evicts nothing.
