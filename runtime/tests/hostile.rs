@@ -21,7 +21,9 @@ use evoharness_runtime::{Backend, ErrorKind, PolicyBuilder};
 fn sources() -> Vec<Vec<u8>> {
     let shipped =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/policies/generalist.onnx");
-    [shipped, fixture("mlp.onnx"), fixture("recurrent.onnx")]
+    // And its int8 twin: quantized operators (DynamicQuantizeLinear, MatMulInteger).
+    let int8 = shipped.with_file_name("generalist-int8.onnx");
+    [shipped, int8, fixture("mlp.onnx"), fixture("recurrent.onnx")]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect()

@@ -70,3 +70,28 @@ fn eval_runs_a_policy_through_the_agent() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The int8 policy (`examples/policies/quantize.py`) loads on tract as the f32 one does and
+/// does the task as well on the same episodes.
+#[test]
+fn the_int8_policy_runs_on_tract_and_does_what_the_f32_one_does() {
+    let builder = PolicyBuilder::new().backend(Backend::Tract);
+    let int8 = shipped().with_file_name("generalist-int8.onnx");
+    let task = TaskConfig::new(TaskKind::Migration, 120);
+    let spec = EvalSpec {
+        organisations: 20000..20002,
+        threads: 1,
+        ..EvalSpec::new(task, 3_000_000..3_000_004)
+    };
+    let run = |path: PathBuf| {
+        eval::run(&spec, &AgentSpec::Policy(path, builder.clone()), &|_, _| {})
+            .unwrap()
+            .1
+    };
+    let (f32s, int8s) = (run(shipped()), run(int8));
+    assert_eq!(f32s.len(), 4);
+    for (a, b) in f32s.iter().zip(&int8s) {
+        assert!(!a.success || b.success, "{a:?} {b:?}");
+        assert!((a.reward - b.reward).abs() < 0.05, "{a:?} {b:?}");
+    }
+}
