@@ -23,10 +23,15 @@ fn sources() -> Vec<Vec<u8>> {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/policies/generalist.onnx");
     // And its int8 twin: quantized operators (DynamicQuantizeLinear, MatMulInteger).
     let int8 = shipped.with_file_name("generalist-int8.onnx");
-    [shipped, int8, fixture("mlp.onnx"), fixture("recurrent.onnx")]
-        .iter()
-        .map(|p| std::fs::read(p).unwrap())
-        .collect()
+    [
+        shipped,
+        int8,
+        fixture("mlp.onnx"),
+        fixture("recurrent.onnx"),
+    ]
+    .iter()
+    .map(|p| std::fs::read(p).unwrap())
+    .collect()
 }
 
 /// One mutant of `base` (with `other` for splices), drawn from `rng`.
