@@ -665,7 +665,13 @@ impl ExperienceStore {
             return;
         }
         if s.id == self.replica {
-            if later(s, &self.own_slice()) {
+            // Only a tie in versions needs the own lessons copied out to compare encodings.
+            let newer = match s.version.cmp(&self.version) {
+                Ordering::Greater => true,
+                Ordering::Less => false,
+                Ordering::Equal => later(s, &self.own_slice()),
+            };
+            if newer {
                 self.adopt(s);
             }
             return;
