@@ -4,7 +4,10 @@
 # (EVOHARNESS_TEST_POSTGRES). Idempotent: a server already running is reused, the role and
 # database are made once.
 set -euo pipefail
-
+# Only the URL goes to stdout: the tools below print notes there (pg_ctlcluster says "Removed
+# stale pid file." on a machine whose image kept one), so all of them write to stderr. (Not
+# through a saved descriptor: the server would inherit it and hold the caller's $(...) open.)
+{
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
     echo "installing PostgreSQL (Debian's package)" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -29,4 +32,5 @@ as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'evo
     as_postgres "createdb -p $port -O evoharness evoharness_test" >&2
 # pg_terminate_backend on the role's own sessions (the dropped-connection test) needs nothing
 # more: a role may end its own sessions.
+} >&2
 echo "postgres://evoharness:evoharness@127.0.0.1:$port/evoharness_test"

@@ -367,7 +367,8 @@ mod postgres_server {
     }
 
     fn fresh(url: &str) {
-        let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+        let mut c = postgres::Client::connect(url, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("cannot connect to EVOHARNESS_TEST_POSTGRES={url:?}: {e}"));
         c.batch_execute("DROP TABLE IF EXISTS evoharness_replicas")
             .unwrap();
     }
