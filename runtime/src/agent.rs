@@ -118,6 +118,11 @@ pub struct Summary {
     pub spent: u32,
 }
 
+/// A step half taken: [`Agent::prepare`] checked, encoded and masked.
+pub(crate) struct Prepared {
+    started: Option<std::time::Instant>,
+}
+
 /// An agent that was refused ([`Agent::try_new`], [`Agent::try_resume`]), with the controller
 /// and the world it was given: after a refused checkpoint, a host can start afresh with them
 /// instead of loading its policy again.
@@ -435,6 +440,15 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
     /// taken and the world's placeholder event observed, and no checkpoint written; after a
     /// failed reset, at the next step, before anything is done.
     pub fn step(&mut self) -> Result<Option<StepReport>> {
+        match self.prepare()? {
+            Some(prepared) => self.decide_and_advance(prepared).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The first half of a step: the checks, the observation and the mask. `None` when the
+    /// task has ended. A [`Fleet`](crate::Fleet) runs its policy between the halves.
+    pub(crate) fn prepare(&mut self) -> Result<Option<Prepared>> {
         if let Some(e) = self.world.take_failure() {
             return Err(e);
         }
@@ -457,6 +471,18 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 return Ok(None);
             }
         }
+        Ok(Some(Prepared { started }))
+    }
+
+    /// The observation and mask [`Agent::prepare`] wrote.
+    pub(crate) fn encoded(&self) -> (&[f32], &[u8]) {
+        (&self.obs, &self.mask)
+    }
+
+    /// The second half of a step: the controller decides, the action is applied.
+    pub(crate) fn decide_and_advance(&mut self, prepared: Prepared) -> Result<StepReport> {
+        let Prepared { started } = prepared;
+        let needs = self.controller.needs();
         let view = View {
             workspace: &self.ws,
             layout: &self.layout,
@@ -475,7 +501,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 ),
             )
         })?;
-        self.advance(action, template, started).map(Some)
+        self.advance(action, template, started)
     }
 
     /// One step with a decision made outside the agent (a learner in another language, a

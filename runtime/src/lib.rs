@@ -38,6 +38,8 @@
 //! | [`world`] | the [`World`] contract: what any environment an agent acts in implements |
 //! | [`agent`] | the agent loop: observe, encode, decide, apply or dispatch, checkpoint |
 //! | [`controller`] | who decides: the [`Controller`] trait, which a [`Policy`] implements; action selection |
+//! | [`fleet`] | N agents, one policy, one batched run per step ([`Fleet`]) |
+//! | [`batch`] | running a policy on many rows at once ([`Batch`]) |
 //! | [`checkpoint`] | the agent checkpoint file: its body and what resuming checks |
 //! | [`experience_store`] | the library of lessons behind the workspace's Experience: budget, persistence, merging |
 //! | [`framed_file`] | the one file frame (magic, version, length, checksum) and atomic replace |
@@ -56,12 +58,15 @@
 
 pub mod agent;
 pub mod backend;
+pub mod batch;
 pub mod checkpoint;
 pub mod controller;
 pub mod error;
 pub mod experience_store;
 #[cfg(feature = "fixture")]
 pub mod fixture_world;
+pub mod fleet;
+mod flops;
 pub mod framed_file;
 pub mod layout;
 pub mod limits;
@@ -72,12 +77,14 @@ pub mod world;
 
 pub use agent::{Agent, AgentConfig, CheckpointSchedule, Refused, StepReport, Summary};
 pub use backend::{Active, Backend};
+pub use batch::Batch;
 pub use checkpoint::CheckpointError;
 pub use controller::{Controller, Decision, External, Needs, Selection, View};
 pub use error::{Error, ErrorKind, Result};
 pub use experience_store::{ExperienceStore, Replica, ReplicaBytes};
 #[cfg(feature = "fixture")]
 pub use fixture_world::FixtureWorld;
+pub use fleet::{Fleet, FleetMember, NotAdded};
 pub use framed_file::FileError;
 pub use limits::PolicyLimits;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};

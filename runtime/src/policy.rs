@@ -223,6 +223,7 @@ impl PolicyBuilder {
         let mut policy = Policy::new(session, abi, active, name)?;
         policy.device = device;
         policy.fingerprint = CRC64.checksum(bytes);
+        policy.flops = crate::flops::per_decision(bytes);
         Ok(policy)
     }
 
@@ -299,7 +300,7 @@ impl PolicyBuilder {
 
 /// Where each of our inputs sits among the model's inputs.
 #[derive(Clone, Copy, Debug)]
-enum Input {
+pub(crate) enum Input {
     Obs,
     Mask,
     State,
@@ -307,23 +308,28 @@ enum Input {
 
 /// A loaded, checked policy with its buffers.
 pub struct Policy {
-    session: Session,
+    pub(crate) session: Session,
     device: Device,
     fingerprint: u64,
-    abi: PolicyAbi,
+    pub(crate) abi: PolicyAbi,
     layout: Layout,
     backend: &'static Active,
     /// Our inputs in the model's input order.
-    order: Vec<Input>,
+    pub(crate) order: Vec<Input>,
     obs: Tensor<f32>,
     mask: Tensor<f32>,
     state: Option<Tensor<f32>>,
     /// Output positions: logits, value, state_out.
-    out_logits: usize,
-    out_value: Option<usize>,
-    out_state: Option<usize>,
+    pub(crate) out_logits: usize,
+    pub(crate) out_value: Option<usize>,
+    pub(crate) out_state: Option<usize>,
     logits: Vec<f32>,
     value: f32,
+    /// Whether every input and output read has a dynamic batch dimension (see
+    /// [`Policy::batched`]).
+    batched: bool,
+    /// The file's multiply-adds per decision, counted at load (see [`Policy::flops`]).
+    flops: u64,
 }
 
 impl std::fmt::Debug for Policy {
@@ -382,6 +388,7 @@ impl Policy {
 
         // Inputs: exactly obs, mask and (for a recurrent policy) state_in.
         let mut order = Vec::new();
+        let mut batched = true;
         for i in session.inputs() {
             let (input, want) = match i.name() {
                 "obs" => (Input::Obs, abi.obs_len),
@@ -400,7 +407,8 @@ impl Policy {
                     )));
                 }
             };
-            check_tensor(i.dtype(), want).map_err(|e| bad(format!("input `{}`: {e}", i.name())))?;
+            batched &= check_tensor(i.dtype(), want)
+                .map_err(|e| bad(format!("input `{}`: {e}", i.name())))?;
             order.push(input);
         }
         for (want, what) in [(Input::Obs, "obs"), (Input::Mask, "mask")] {
@@ -432,7 +440,7 @@ impl Policy {
                     continue;
                 }
             };
-            check_tensor(o.dtype(), want)
+            batched &= check_tensor(o.dtype(), want)
                 .map_err(|e| bad(format!("output `{}`: {e}", o.name())))?;
             *slot = Some(k);
         }
@@ -458,6 +466,8 @@ impl Policy {
             state: abi.state_len.map(tensor).transpose()?,
             logits: vec![0.0; abi.actions],
             value: 0.0,
+            batched,
+            flops: 0,
             session,
             layout,
             backend,
@@ -488,6 +498,22 @@ impl Policy {
     /// with the very policy (weights included) that wrote them.
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
+    }
+
+    /// Whether the file has a dynamic batch dimension on every input and output (the export
+    /// of `runtime/POLICY.md` since batched fleets): [`Policy::run_batch`] then runs all of a
+    /// batch's rows in one call. A batch-1 file works too, one row per call.
+    ///
+    /// [`Policy::run_batch`]: crate::batch
+    pub fn batched(&self) -> bool {
+        self.batched
+    }
+
+    /// Floating-point operations of one decision: twice the multiply-adds of the file's
+    /// matrix products (`Gemm`, `MatMul`) for one row, counted from its graph at load; the
+    /// element-wise operations are left out. 0 when the graph's shapes cannot be read.
+    pub fn flops(&self) -> u64 {
+        self.flops
     }
 
     /// The device it runs on: the one requested, or the CPU after an allowed fallback.
@@ -556,6 +582,34 @@ impl Policy {
         for (m, &x) in self.mask.extract_tensor_mut().1.iter_mut().zip(mask) {
             *m = f32::from(x);
         }
+        self.run_loaded()
+    }
+
+    /// One batch-1 row of a batch, for a file without a dynamic batch dimension: the inputs
+    /// are copied in, the outputs (logits, value, recurrent state) copied out. `state` is
+    /// empty or the policy's length, as the batch checked.
+    pub(crate) fn run_row(
+        &mut self,
+        obs: &[f32],
+        mask: &[f32],
+        state: &mut [f32],
+        logits: &mut [f32],
+    ) -> Result<f32> {
+        self.obs.extract_tensor_mut().1.copy_from_slice(obs);
+        self.mask.extract_tensor_mut().1.copy_from_slice(mask);
+        if let Some(t) = &mut self.state {
+            t.extract_tensor_mut().1.copy_from_slice(state);
+        }
+        self.run_loaded()?;
+        logits.copy_from_slice(&self.logits);
+        if let Some(t) = &self.state {
+            state.copy_from_slice(t.extract_tensor().1);
+        }
+        Ok(self.value)
+    }
+
+    /// Runs the session on the input tensors as they are; reads the outputs back.
+    fn run_loaded(&mut self) -> Result<&[f32]> {
         let pick = |i: &Input| -> ort::session::SessionInputValue<'_> {
             match i {
                 Input::Obs => (&self.obs).into(),
@@ -593,8 +647,8 @@ impl Policy {
     }
 }
 
-/// A float tensor of shape `[1, n]` (the batch dimension may be dynamic).
-fn check_tensor(t: &ValueType, n: usize) -> std::result::Result<(), String> {
+/// A float tensor of shape `[1, n]` or `[batch, n]`; whether the batch dimension is dynamic.
+fn check_tensor(t: &ValueType, n: usize) -> std::result::Result<bool, String> {
     let ValueType::Tensor { ty, shape, .. } = t else {
         return Err(format!("is {t:?}, expected a float32 tensor"));
     };
@@ -603,7 +657,7 @@ fn check_tensor(t: &ValueType, n: usize) -> std::result::Result<(), String> {
     }
     let dims: &[i64] = shape;
     match dims {
-        [b, m] if (*b == 1 || *b == -1) && usize::try_from(*m) == Ok(n) => Ok(()),
+        [b, m] if (*b == 1 || *b == -1) && usize::try_from(*m) == Ok(n) => Ok(*b == -1),
         [_, m] => Err(format!("has {m} columns, the layout needs {n}")),
         other => Err(format!("has shape {other:?}, expected [1, {n}]")),
     }

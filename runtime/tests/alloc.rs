@@ -116,6 +116,70 @@ fn step_allocates_only_its_policy_run(backend: &Backend) {
     }
 }
 
+/// A fleet step of 16 agents allocates what its one batched policy run allocates: preparing,
+/// selecting and stepping each agent allocate nothing, whatever the fleet's size.
+fn fleet_step_allocates_only_its_batched_run(backend: &Backend) {
+    use evoharness_runtime::{Batch, Fleet};
+    const N: usize = 16;
+    for model in ["mlp_batch.onnx", "recurrent_batch.onnx"] {
+        let mut p = load(backend, model);
+        let name = p.backend().name();
+        let cases = reference(&model.replace("_batch", ""));
+        let h = p.abi().state_len.unwrap_or(0);
+        let mut batch = Batch::new(p.abi(), N);
+        let state = vec![0.0; h];
+        let run = constant(
+            &per_call(|| {
+                batch.clear();
+                for k in 0..N {
+                    let c = &cases[k % cases.len()];
+                    batch.push(&c.obs, &c.mask, &state).unwrap();
+                }
+                p.run_batch(&mut batch).is_ok()
+            }),
+            &format!("{name} {model} Policy::run_batch"),
+        );
+
+        let mut fleet = Fleet::new(load(backend, model));
+        for i in 0..N as u64 {
+            let config = AgentConfig {
+                budget: 1_000_000,
+                selection: Selection::Sample { temperature: 1.0 },
+                seed: 5 + i,
+                ..Default::default()
+            };
+            fleet.spawn(toy::Toy::default(), config).unwrap();
+        }
+        let mut task = 100;
+        let step = constant(
+            &per_call(|| {
+                if fleet.step().unwrap() == N {
+                    return true;
+                }
+                // A task ended (the fixture's random policy may finish): the next starts
+                // outside the counted steps, as in the agent's test.
+                for i in 0..N {
+                    if fleet.report(i).is_none() {
+                        task += 1;
+                        fleet.agent_mut(i).start_task(task);
+                    }
+                }
+                false
+            }),
+            &format!("{name} {model} Fleet::step"),
+        );
+        println!(
+            "{name} {model}: Policy::run_batch of {N} rows allocates {run} times, Fleet::step \
+             of {N} agents {step} times"
+        );
+        assert_eq!(
+            step, run,
+            "{name} {model}: a fleet step allocates {step} times, its batched run {run}: the \
+             fleet's own code allocates"
+        );
+    }
+}
+
 /// An experience store at its budget notes (evicting), rates, counts uses and matches without
 /// allocating: its table was sized for that at construction.
 #[test]
@@ -187,6 +251,11 @@ fn tract_step_allocates_only_its_policy_run() {
     step_allocates_only_its_policy_run(&Backend::Tract);
 }
 
+#[test]
+fn tract_fleet_step_allocates_only_its_batched_run() {
+    fleet_step_allocates_only_its_batched_run(&Backend::Tract);
+}
+
 const CHILD_BACKEND: &str = "EVOHARNESS_ALLOC_BACKEND";
 
 #[test]
@@ -209,6 +278,8 @@ fn onnx_runtime_step_allocates_only_its_policy_run() {
 #[test]
 fn alloc_child() {
     if let Some(b) = std::env::var_os(CHILD_BACKEND) {
-        step_allocates_only_its_policy_run(&Backend::parse(b.to_str().unwrap()).unwrap());
+        let backend = Backend::parse(b.to_str().unwrap()).unwrap();
+        step_allocates_only_its_policy_run(&backend);
+        fleet_step_allocates_only_its_batched_run(&backend);
     }
 }
