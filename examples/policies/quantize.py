@@ -41,6 +41,12 @@ def quantize(out: str) -> None:
     quantize_dynamic(SRC, out, weight_type=QuantType.QInt8)
     # quantize_dynamic keeps the metadata; say what made the file.
     m = onnx.load(out)
+    # Batch 1: dynamic quantization scales the activations over the whole tensor, so rows run
+    # together would change one another's results. A fleet runs this file once per agent.
+    for v in [*m.graph.input, *m.graph.output, *m.graph.value_info]:
+        dims = v.type.tensor_type.shape.dim
+        if dims and dims[0].dim_param == "batch":
+            dims[0].dim_value = 1
     props = {p.key: p for p in m.metadata_props}
     note = "int8 (dynamic quantization, onnxruntime " + ort.__version__ + ") of generalist.onnx"
     if "evoharness.producer" in props:

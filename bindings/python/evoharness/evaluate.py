@@ -89,14 +89,20 @@ def policy_env(path, factory, settings, seeds) -> list[dict]:
     so.intra_op_num_threads = 1
     sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
+    # A dynamic batch dimension (what the exporter writes) runs every environment in one call;
+    # a batch-1 file one call each.
+    batched = not isinstance(sess.get_inputs()[0].shape[0], int)
+
     def choose(env):
-        out = np.zeros(env.n, np.uint32)
-        for i in range(env.n):  # the file has batch 1
-            logits = sess.run(["logits"], {"obs": env.obs[i:i + 1],
-                                           "mask": env.mask[i:i + 1].astype(np.float32)})[0][0]
-            logits = np.where(env.mask[i] > 0, logits, -np.inf)
-            out[i] = int(np.argmax(logits))
-        return out
+        mask = env.mask.astype(np.float32)
+        if batched:
+            logits = sess.run(["logits"], {"obs": env.obs, "mask": mask})[0]
+        else:
+            logits = np.concatenate([
+                sess.run(["logits"], {"obs": env.obs[i:i + 1], "mask": mask[i:i + 1]})[0]
+                for i in range(env.n)])
+        logits = np.where(env.mask > 0, logits, -np.inf)
+        return np.argmax(logits, axis=1).astype(np.uint32)
 
     return _env_rows(factory, settings, seeds, choose)
 

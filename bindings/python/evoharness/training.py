@@ -90,8 +90,9 @@ def staleness_scale(lay: dict) -> np.ndarray:
 
 
 def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> None:
-    """Writes ``net`` as a structured-v1 ONNX file (``runtime/POLICY.md``): opset 17, batch 1,
-    masked logits, IR version 8, every ``evoharness.*`` number taken from ``lay`` (the
+    """Writes ``net`` as a structured-v1 ONNX file (``runtime/POLICY.md``): opset 17, a dynamic
+    batch dimension (a fleet runs all its agents in one call; one agent runs batch 1), masked
+    logits, IR version 8, every ``evoharness.*`` number taken from ``lay`` (the
     library's layout), the tool names if given."""
     import onnx
 
@@ -103,6 +104,7 @@ def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> No
     torch.onnx.export(
         net, (obs, mask), str(path), dynamo=False, opset_version=17,
         input_names=["obs", "mask"], output_names=["logits", "value"],
+        dynamic_axes={n: {0: "batch"} for n in ("obs", "mask", "logits", "value")},
     )
     m = onnx.load(str(path))
     m.ir_version = 8
