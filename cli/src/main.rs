@@ -5,6 +5,7 @@
 //! (see `args`), to keep the tool's build small.
 
 mod args;
+mod bench;
 mod eval;
 mod failure;
 mod fleet;
@@ -30,6 +31,9 @@ Usage:
   evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
   evoharness tune --task TASK --scenario v3  the best rule setting for every deployment, and for each
   evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
+  evoharness bench --policy POLICY.onnx --agents N
+                                            agent-steps/s of a fleet, of independent agents,
+                                            and the arithmetic limit, on one core
   evoharness fleet push|pull|show|worth --db URL
                                             share experience stores through a database
   evoharness help [COMMAND]                 this help, or a command's
@@ -86,6 +90,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "tune" => tune::main(args),
         "view" => view::main(args),
         "fleet" => fleet::main(args),
+        "bench" => bench::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -123,6 +128,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
                 print!("{}", fleet::help());
                 Ok(())
             }
+            Some("bench") => {
+                print!("{}", bench::help());
+                Ok(())
+            }
             Some(other) => Err(unknown_command(other).into()),
         },
         "-V" | "--version" => {
@@ -144,7 +153,7 @@ fn unknown_command(name: &str) -> Usage {
     Usage::new(
         "",
         format!(
-            "unknown command `{name}`: expected inspect, run, resume, eval, tune, view or fleet{hint}"
+            "unknown command `{name}`: expected inspect, run, resume, eval, tune, view, fleet or bench{hint}"
         ),
     )
 }

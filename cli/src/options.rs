@@ -101,6 +101,16 @@ pub(crate) fn choice(p: &Parsed, command: &'static str) -> Result<Choice, Usage>
 }
 
 impl Choice {
+    /// The same choice with `n` intra-op threads.
+    pub(crate) fn with_threads(&self, n: usize) -> Choice {
+        Choice {
+            builder: self.builder.clone().threads(n),
+            device: self.device,
+            device_name: self.device_name.clone(),
+            cpu_fallback: self.cpu_fallback,
+        }
+    }
+
     /// A builder for the chosen backend and device, with the chosen CPU fallback.
     pub(crate) fn builder(&self) -> PolicyBuilder {
         self.builder

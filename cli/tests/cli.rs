@@ -965,3 +965,55 @@ fn fleet_worth_pairs_new_agents_and_refuses_what_it_cannot_measure() {
     ]);
     assert!(stderr(&o).contains("no experience store"), "{}", stderr(&o));
 }
+
+/// `bench` measures a fleet, independent agents and the limit, and prints them as JSON; a
+/// batch-1 file works too (one run per agent); bad arguments are named.
+#[test]
+fn bench_reports_the_fleet_the_independent_agents_and_the_limit() {
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/policies/generalist.onnx")
+        .display()
+        .to_string();
+    let int8 = shipped.replace("generalist.onnx", "generalist-int8.onnx");
+    for (policy, batched) in [(&shipped, true), (&int8, false)] {
+        let o = evoharness(&[
+            "bench",
+            "--policy",
+            policy,
+            "--agents",
+            "3",
+            "--seconds",
+            "0.05",
+            "--gemm",
+            "64",
+            "--backend",
+            "tract",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(r["agents"], 3);
+        assert_eq!(r["batched"], batched, "{policy}");
+        for field in [
+            "fleet_agent_steps_per_s",
+            "independent_agent_steps_per_s",
+            "limit_agent_steps_per_s",
+            "gemm_flops_per_s",
+        ] {
+            let x = r[field].as_f64().unwrap_or(0.0);
+            assert!(x.is_finite() && x > 0.0, "{field}: {}", r[field]);
+        }
+        // The shipped MLP: 564·128 + 128·128 + 128·348 + 128·1 multiply-adds.
+        if batched {
+            assert_eq!(
+                r["flops_per_decision"],
+                2 * (564 * 128 + 128 * 128 + 128 * 348 + 128)
+            );
+        }
+    }
+    let o = evoharness(&["bench", "--agents", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--policy"), "{}", stderr(&o));
+    let o = evoharness(&["bench", "--policy", &shipped, "--agents", "0"]);
+    assert!(stderr(&o).contains("--agents 0"), "{}", stderr(&o));
+}

@@ -40,6 +40,7 @@
 //! | [`controller`] | who decides: the [`Controller`] trait, which a [`Policy`] implements; action selection |
 //! | [`fleet`] | N agents, one policy, one batched run per step ([`Fleet`]) |
 //! | [`batch`] | running a policy on many rows at once ([`Batch`]) |
+//! | [`gemm`] | the machine's single-core f32 GEMM throughput, measured through the backend |
 //! | [`checkpoint`] | the agent checkpoint file: its body and what resuming checks |
 //! | [`experience_store`] | the library of lessons behind the workspace's Experience: budget, persistence, merging |
 //! | [`framed_file`] | the one file frame (magic, version, length, checksum) and atomic replace |
@@ -68,6 +69,7 @@ pub mod fixture_world;
 pub mod fleet;
 mod flops;
 pub mod framed_file;
+pub mod gemm;
 pub mod layout;
 pub mod limits;
 pub mod policy;

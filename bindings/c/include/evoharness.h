@@ -499,6 +499,22 @@ typedef struct evoharness_agent evoharness_agent;
 typedef struct evoharness_experience_store evoharness_experience_store;
 
 /**
+ * A fleet: N agents, each with its own world, workspace, host tools and checkpoints, and one
+ * policy that runs **once** per `evoharness_fleet_step` on every agent that decides (when the
+ * policy file has a dynamic batch dimension, as exported policies have; a batch-1 file runs
+ * once per agent). Each agent acts and checkpoints exactly as it would alone: a checkpoint an
+ * agent of a fleet writes resumes with `evoharness_agent_resume`, and the reverse.
+ *
+ * Made by `evoharness_fleet_new`; the caller owns it and frees it with `evoharness_fleet_free`.
+ * Agents are added with `evoharness_fleet_add` (or `_resume`) and named by their index, from 0
+ * in the order they were added.
+ *
+ * Thread safety: one thread at a time, as an agent. Tool callbacks run on the thread that
+ * steps the fleet; the fleet's functions refuse calls from them (`INVALID_ARGUMENT`).
+ */
+typedef struct evoharness_fleet evoharness_fleet;
+
+/**
  * A loaded, checked policy: an ONNX model that follows the structured-v1 contract
  * (`runtime/POLICY.md`), with its inference session.
  *
@@ -1957,6 +1973,172 @@ evoharness_status evoharness_agent_checkpoint(const struct evoharness_agent *age
  */
 evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agent,
                                              const struct evoharness_workspace **out);
+
+/**
+ * Makes a fleet that runs `*policy`, with no agents yet.
+ *
+ * Ownership: on success the fleet takes over the policy and sets `*policy` to NULL; on failure
+ * it stays the caller's.
+ *
+ * Errors: `NULL_ARGUMENT` (also for `*policy`).
+ *
+ * # Safety
+ * `policy` points at a pointer to a live policy that the caller owns and no other thread uses;
+ * `out` at a writable pointer.
+ */
+evoharness_status evoharness_fleet_new(struct evoharness_policy **policy,
+                                       struct evoharness_fleet **out);
+
+/**
+ * Frees a fleet with its policy and every agent (their worlds and workspaces). NULL is a
+ * no-op; so is a call from inside one of its agents' callbacks (a bug: the last error says so).
+ *
+ * # Safety
+ * `fleet` is NULL or a fleet from `evoharness_fleet_new`, not yet freed, that no other thread
+ * is using.
+ */
+void evoharness_fleet_free(struct evoharness_fleet *fleet);
+
+/**
+ * Adds an agent as `evoharness_agent_new` makes one (the same `world` and `config`; its
+ * first task starts with `config->seed`); writes its index to `*out_index`.
+ *
+ * Ownership: on success the fleet takes over the world (unless `world` is NULL) and sets
+ * `*world` to NULL; on failure it stays the caller's, unchanged.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` and `CONFIG` as `evoharness_agent_new`, and from
+ * inside one of the fleet's callbacks.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses; `world` NULL or a pointer to a live world
+ * the caller owns; `config` points at a readable config; `out_index` at a writable `size_t`.
+ */
+evoharness_status evoharness_fleet_add(struct evoharness_fleet *fleet,
+                                       struct evoharness_world **world,
+                                       const struct evoharness_agent_config *config,
+                                       size_t *out_index);
+
+/**
+ * Adds an agent continued from the checkpoint file at `path`, as `evoharness_agent_resume`
+ * continues one (the same `world`, `config` and checks): written by an agent of a fleet of the
+ * same policy or by a lone agent of it. Writes its index to `*out_index`.
+ *
+ * Ownership: as `evoharness_fleet_add`.
+ *
+ * Errors: as `evoharness_agent_resume`.
+ *
+ * # Safety
+ * As `evoharness_fleet_add`; `path` is a NUL-terminated string.
+ */
+evoharness_status evoharness_fleet_resume(struct evoharness_fleet *fleet,
+                                          struct evoharness_world **world,
+                                          const struct evoharness_agent_config *config,
+                                          const char *path,
+                                          size_t *out_index);
+
+/**
+ * Writes the number of agents to `*out`.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` from inside one of the fleet's callbacks.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses; `out` points at a writable `size_t`.
+ */
+evoharness_status evoharness_fleet_len(const struct evoharness_fleet *fleet, size_t *out);
+
+/**
+ * `evoharness_agent_register_tool` for agent `index`.
+ *
+ * Errors: as `evoharness_agent_register_tool`; `NOT_FOUND` also for an index past the last
+ * agent.
+ *
+ * # Safety
+ * As `evoharness_agent_register_tool`, with `fleet` for the agent.
+ */
+evoharness_status evoharness_fleet_register_tool(struct evoharness_fleet *fleet,
+                                                 size_t index,
+                                                 const char *name,
+                                                 evoharness_tool_fn tool,
+                                                 void *user_data);
+
+/**
+ * `evoharness_agent_set_checkpoints` for agent `index`.
+ *
+ * Errors: as `evoharness_agent_set_checkpoints`; `NOT_FOUND` for an index past the last agent.
+ *
+ * # Safety
+ * As `evoharness_agent_set_checkpoints`, with `fleet` for the agent.
+ */
+evoharness_status evoharness_fleet_set_checkpoints(struct evoharness_fleet *fleet,
+                                                   size_t index,
+                                                   const char *path,
+                                                   uint64_t every_steps,
+                                                   bool on_commit);
+
+/**
+ * `evoharness_agent_start_task` for agent `index`.
+ *
+ * Errors: `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last agent; `INVALID_ARGUMENT`
+ * from inside one of the fleet's callbacks.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses.
+ */
+evoharness_status evoharness_fleet_start_task(struct evoharness_fleet *fleet,
+                                              size_t index,
+                                              uint64_t seed);
+
+/**
+ * One step of every agent whose task goes on, with one batched policy run. Writes each
+ * agent's report to `reports[i]` (`taken` false for an agent whose task had ended: start its
+ * next with `evoharness_fleet_start_task`), each agent's status to `statuses[i]` when
+ * `statuses` is not NULL (`EVOHARNESS_OK`, or what `evoharness_agent_step` would have returned
+ * for it: its report is then not taken), and to `*out_stepped` how many agents took a step
+ * or failed (0: every task has ended).
+ *
+ * One agent's failure stops no other. The fleet's status is `EVOHARNESS_OK` unless the policy
+ * run failed (`INFERENCE`: no agent took this step, nothing is written) or, with `statuses`
+ * NULL, an agent failed: then the first failed agent's status, its message naming it, with
+ * every output written.
+ *
+ * Errors: `NULL_ARGUMENT` (`fleet`, `reports`, `out_stepped`); `INVALID_ARGUMENT` for `n` under
+ * the number of agents (nothing is done), or from inside one of the fleet's callbacks;
+ * `INFERENCE`; an agent's own error as above.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses; `reports` points at `n` writable reports,
+ * `statuses` is NULL or points at `n` writable statuses; `out_stepped` at a writable `size_t`.
+ */
+evoharness_status evoharness_fleet_step(struct evoharness_fleet *fleet,
+                                        struct evoharness_step_report *reports,
+                                        evoharness_status *statuses,
+                                        size_t n,
+                                        size_t *out_stepped);
+
+/**
+ * `evoharness_agent_verdict` for agent `index`.
+ *
+ * Errors: as `evoharness_agent_verdict`; `NOT_FOUND` also for an index past the last agent.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses; `out` points at a writable struct.
+ */
+evoharness_status evoharness_fleet_verdict(const struct evoharness_fleet *fleet,
+                                           size_t index,
+                                           struct evoharness_verdict *out);
+
+/**
+ * `evoharness_agent_checkpoint` for agent `index`: `evoharness_fleet_resume` and
+ * `evoharness_agent_resume` both continue from the file.
+ *
+ * Errors: as `evoharness_agent_checkpoint`; `NOT_FOUND` also for an index past the last agent.
+ *
+ * # Safety
+ * `fleet` is a live fleet that no other thread uses; `path` a NUL-terminated string.
+ */
+evoharness_status evoharness_fleet_checkpoint(const struct evoharness_fleet *fleet,
+                                              size_t index,
+                                              const char *path);
 
 /**
  * Makes an empty store that holds at most `budget` lessons (1 to

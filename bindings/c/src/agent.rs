@@ -6,7 +6,8 @@ use std::ffi::{c_char, c_void};
 
 use evoharness_core::{Action, Outcome, Verb};
 use evoharness_runtime::{
-    Agent, AgentConfig, CheckpointSchedule, Policy, Refused, Selection, TraceRecord, TraceSink,
+    Agent, AgentConfig, CheckpointSchedule, Policy, Refused, Selection, StepReport, TraceRecord,
+    TraceSink,
 };
 
 use crate::ffi::{self, Castable, Error, Given, guard, guard_value};
@@ -16,7 +17,7 @@ use crate::tool::evoharness_tool_fn;
 use crate::workspace::{
     Lender, WorkspaceHandle, evoharness_costs, evoharness_workspace, finished_flag,
 };
-use crate::world::{Callback, HostWorld, WorldBox, evoharness_world};
+use crate::world::{HostWorld, WorldBox, evoharness_world};
 
 /// An agent: a policy driving its own workspace through a task, calling host tools and, for
 /// the tools the host does not serve, the world it was given (if any).
@@ -136,7 +137,7 @@ pub struct evoharness_agent_config {
     pub seed: u64,
 }
 
-fn agent_config(c: &evoharness_agent_config) -> ffi::Result<AgentConfig> {
+pub(crate) fn agent_config(c: &evoharness_agent_config) -> ffi::Result<AgentConfig> {
     let selection = if c.temperature == 0.0 {
         Selection::Argmax
     } else if c.temperature > 0.0 && c.temperature.is_finite() {
@@ -400,17 +401,9 @@ pub unsafe extern "C" fn evoharness_agent_register_tool(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, name) = unsafe { (enter(agent)?, ffi::c_str(name, "name")?) };
-        let tools = &mut e.agent().world_mut().tools;
-        let Some(t) = tools.iter_mut().find(|t| t.name.as_c_str() == name) else {
-            let names: Vec<_> = tools.iter().map(|t| t.name.to_string_lossy()).collect();
-            return Err(Error::not_found(format!(
-                "the agent has no tool named `{}`; its tools are {}",
-                name.to_string_lossy(),
-                names.join(", ")
-            )));
-        };
-        t.callback = tool.map(|f| Callback { f, user_data });
-        Ok(())
+        e.agent()
+            .world_mut()
+            .register(name, tool, user_data, "the agent")
     })
 }
 
@@ -624,18 +617,7 @@ pub unsafe extern "C" fn evoharness_agent_set_checkpoints(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        let mut e = unsafe { enter(agent) }?;
-        let schedule = if path.is_null() {
-            None
-        } else {
-            // SAFETY: the caller's contract.
-            let path = unsafe { ffi::path(path, "path") }?;
-            let mut s = CheckpointSchedule::new(path).on_commit(on_commit);
-            if every_steps > 0 {
-                s = s.every_steps(every_steps);
-            }
-            Some(s)
-        };
+        let (mut e, schedule) = unsafe { (enter(agent)?, schedule(path, every_steps, on_commit)?) };
         e.agent().set_checkpoints(schedule)?;
         Ok(())
     })
@@ -659,6 +641,28 @@ pub unsafe extern "C" fn evoharness_agent_start_task(
         unsafe { enter(agent) }?.agent().start_task(seed);
         Ok(())
     })
+}
+
+/// The checkpoint schedule of `evoharness_agent_set_checkpoints`' arguments; `None` for a NULL
+/// path.
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn schedule(
+    path: *const c_char,
+    every_steps: u64,
+    on_commit: bool,
+) -> ffi::Result<Option<CheckpointSchedule>> {
+    if path.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller's contract.
+    let path = unsafe { ffi::path(path, "path") }?;
+    let mut s = CheckpointSchedule::new(path).on_commit(on_commit);
+    if every_steps > 0 {
+        s = s.every_steps(every_steps);
+    }
+    Ok(Some(s))
 }
 
 /// What one step did.
@@ -708,31 +712,41 @@ pub unsafe extern "C" fn evoharness_agent_step(
         let a = e.agent();
         let report = a.step()?;
         let finished = finished_flag(a.workspace().finished());
-        out.write(match report {
-            None => evoharness_step_report {
-                taken: false,
-                step: 0,
-                template_index: 0,
-                verb: evoharness_verb::Act,
-                tool: 0,
-                cost: 0,
-                finished,
-            },
-            Some(r) => evoharness_step_report {
-                taken: true,
-                step: a.summary().steps,
-                template_index: template_index(r.template),
-                verb: verb(r.action.verb()),
-                tool: match (&r.action, &r.outcome) {
-                    (Action::Act { .. }, Outcome::Call(c)) => i32::from(c.tool),
-                    _ => -1,
-                },
-                cost: r.cost,
-                finished,
-            },
-        });
+        out.write(step_report(report.as_ref(), a.summary().steps, finished));
         Ok(())
     })
+}
+
+/// A step's report for C: `report` is `None` when no step was taken; `step` is the step's
+/// number in its task.
+pub(crate) fn step_report(
+    report: Option<&StepReport>,
+    step: u64,
+    finished: i8,
+) -> evoharness_step_report {
+    match report {
+        None => evoharness_step_report {
+            taken: false,
+            step: 0,
+            template_index: 0,
+            verb: evoharness_verb::Act,
+            tool: 0,
+            cost: 0,
+            finished,
+        },
+        Some(r) => evoharness_step_report {
+            taken: true,
+            step,
+            template_index: template_index(r.template),
+            verb: verb(r.action.verb()),
+            tool: match (&r.action, &r.outcome) {
+                (Action::Act { .. }, Outcome::Call(c)) => i32::from(c.tool),
+                _ => -1,
+            },
+            cost: r.cost,
+            finished,
+        },
+    }
 }
 
 /// How a task went so far.

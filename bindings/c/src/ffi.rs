@@ -295,6 +295,25 @@ pub unsafe fn slice_mut<'a, T>(p: *mut T, len: usize, what: &str) -> Result<&'a 
     Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
 }
 
+/// `len` writable elements at `p` that may be uninitialised (an output array); NULL is accepted
+/// when `len` is 0.
+///
+/// # Safety
+/// `p` is NULL or valid for writes of `len` elements for `'a`, which nothing else uses then.
+pub unsafe fn out_slice<'a, T>(
+    p: *mut T,
+    len: usize,
+    what: &str,
+) -> Result<&'a mut [MaybeUninit<T>]> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    check_ptr(p.cast_const(), what)?;
+    // SAFETY: non-NULL and aligned (checked), valid for `len` writes and unaliased (the
+    // caller's contract); `MaybeUninit` needs no initialised contents.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p.cast::<MaybeUninit<T>>(), len) })
+}
+
 /// A NUL-terminated string.
 ///
 /// # Safety

@@ -40,6 +40,7 @@
 //! | [`tool`] | host tools: the callback, its call and its result |
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |
 //! | [`agent`] | agents: config, tools, stepping, verdicts, traces, checkpoints |
+//! | [`agent_fleet`] | fleets: N agents, one policy, one batched policy run per step |
 //! | [`experience_store`] | experience stores: lessons beyond the workspace, files, bytes, merging, an agent's store |
 //! | [`callback_world`] | a world written by the host: C callbacks for reset, call, judge, resume points |
 //! | `fleet` | experience stores through a fleet database (feature `fleet`): push, pull |
@@ -67,6 +68,8 @@ pub mod tool;
 pub mod world;
 // Agents.
 pub mod agent;
+// Fleets of agents: one batched policy run per step.
+pub mod agent_fleet;
 // The library of lessons behind an agent's working set.
 pub mod experience_store;
 // Worlds written by the host (their judge writes an agent's verdict).
@@ -78,6 +81,7 @@ pub mod fleet;
 pub mod logging;
 
 pub use agent::*;
+pub use agent_fleet::*;
 pub use callback_world::*;
 pub use experience_store::*;
 #[cfg(feature = "fleet")]

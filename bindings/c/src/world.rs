@@ -143,6 +143,31 @@ impl HostWorld {
     }
 
     /// The inner world's handle allocation, to give back to C.
+    /// Registers `tool` (NULL removes it) as the host's implementation of the tool `name`;
+    /// `NOT_FOUND` naming `who` and its tools for a name it does not have.
+    pub(crate) fn register(
+        &mut self,
+        name: &std::ffi::CStr,
+        tool: crate::tool::evoharness_tool_fn,
+        user_data: *mut std::ffi::c_void,
+        who: &str,
+    ) -> ffi::Result<()> {
+        let Some(t) = self.tools.iter_mut().find(|t| t.name.as_c_str() == name) else {
+            let names: Vec<_> = self
+                .tools
+                .iter()
+                .map(|t| t.name.to_string_lossy())
+                .collect();
+            return Err(Error::not_found(format!(
+                "{who} has no tool named `{}`; its tools are {}",
+                name.to_string_lossy(),
+                names.join(", ")
+            )));
+        };
+        t.callback = tool.map(|f| Callback { f, user_data });
+        Ok(())
+    }
+
     pub(crate) fn into_inner(self) -> Option<Box<WorldBox>> {
         self.inner
     }

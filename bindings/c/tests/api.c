@@ -1116,6 +1116,140 @@ static void test_layout(void) {
     evoharness_policy_free(p);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+
+/* A tool of a fleet's agents that calls back into the fleet: refused, not undefined. */
+static struct evoharness_fleet *reentered_fleet;
+static int fleet_reentries;
+
+static int32_t tool_fleet_reenter(void *user_data, const struct evoharness_tool_call *call,
+                                  struct evoharness_tool_result *result) {
+    (void)user_data;
+    (void)call;
+    (void)result;
+    size_t n = 0;
+    if (evoharness_fleet_len(reentered_fleet, &n) == EVOHARNESS_STATUS_INVALID_ARGUMENT &&
+        error_mentions("callbacks called back"))
+        fleet_reentries++;
+    return 0;
+}
+
+#define FLEET_AGENTS 5
+
+/* A fleet of five agents on the batched fixture does what five agents alone do: the same
+ * templates, step by step, and checkpoints that resume either way. */
+static void test_fleet(void) {
+    struct evoharness_agent_config config;
+    OK(evoharness_agent_config_default(&config));
+    config.temperature = 1.0f;
+    config.budget = 60;
+    struct host h;
+    memset(&h, 0, sizeof h);
+
+    /* Alone: the templates of each agent's first 25 steps (or until its task ends). */
+    uint32_t alone[FLEET_AGENTS][32];
+    int alone_n[FLEET_AGENTS];
+    for (int i = 0; i < FLEET_AGENTS; i++) {
+        struct evoharness_policy *p = load("mlp_batch.onnx");
+        struct evoharness_agent *a = NULL;
+        config.seed = 40 + (uint64_t)i;
+        OK(evoharness_agent_new(&p, NULL, &config, &a));
+        register_tools(a, &h);
+        alone_n[i] = steps(a, 25, alone[i]);
+        evoharness_agent_free(a);
+    }
+
+    struct evoharness_fleet *f = NULL;
+    struct evoharness_policy *p = load("mlp_batch.onnx");
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_new(NULL, &f));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_new(&p, NULL));
+    CHECK(p != NULL);
+    OK(evoharness_fleet_new(&p, &f));
+    CHECK(p == NULL && f != NULL);
+    size_t index = 99, n = 99;
+    OK(evoharness_fleet_len(f, &n));
+    CHECK(n == 0);
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_len(NULL, &n));
+    struct evoharness_agent_config bad = config;
+    bad.temperature = -1.0f;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_fleet_add(f, NULL, &bad, &index));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_add(f, NULL, &config, NULL));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_add(NULL, NULL, &config, &index));
+    for (int i = 0; i < FLEET_AGENTS; i++) {
+        config.seed = 40 + (uint64_t)i;
+        OK(evoharness_fleet_add(f, NULL, &config, &index));
+        CHECK(index == (size_t)i);
+        OK(evoharness_fleet_register_tool(f, index, "copy", tool_copy, &h));
+        OK(evoharness_fleet_register_tool(f, index, "wait", tool_wait, &h));
+        OK(evoharness_fleet_register_tool(f, index, "verify", tool_verify, &h));
+    }
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_register_tool(f, 9, "copy", tool_copy, &h));
+    CHECK(error_mentions("no agent 9"));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_register_tool(f, 0, "nope", tool_copy, &h));
+    OK(evoharness_fleet_len(f, &n));
+    CHECK(n == FLEET_AGENTS);
+
+    struct evoharness_step_report reports[FLEET_AGENTS + 1];
+    evoharness_status statuses[FLEET_AGENTS + 1];
+    size_t stepped = 0;
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
+           evoharness_fleet_step(f, reports, NULL, FLEET_AGENTS - 1, &stepped));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_step(f, NULL, NULL, FLEET_AGENTS, &stepped));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_step(f, reports, NULL, FLEET_AGENTS, NULL));
+    int same = 1, compared = 0;
+    for (int k = 0; k < 25; k++) {
+        OK(evoharness_fleet_step(f, reports, statuses, FLEET_AGENTS + 1, &stepped));
+        for (int i = 0; i < FLEET_AGENTS; i++) {
+            CHECK(statuses[i] == EVOHARNESS_STATUS_OK);
+            if (k < alone_n[i]) {
+                CHECK(reports[i].taken && reports[i].step == (uint64_t)k + 1);
+                same &= reports[i].template_index == alone[i][k];
+                compared++;
+            } else {
+                CHECK(!reports[i].taken);
+            }
+        }
+    }
+    CHECK(same && compared > 20);
+
+    /* A checkpoint of agent 1 resumes alone, and into the fleet as a new agent. */
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_checkpoint(f, 7, work_file("f.ckpt")));
+    OK(evoharness_fleet_checkpoint(f, 1, work_file("f.ckpt")));
+    struct evoharness_policy *q = load("mlp_batch.onnx");
+    struct evoharness_agent *a = NULL;
+    config.seed = 41;
+    OK(evoharness_agent_resume(&q, NULL, &config, work_file("f.ckpt"), &a));
+    evoharness_agent_free(a);
+    OK(evoharness_fleet_resume(f, NULL, &config, work_file("f.ckpt"), &index));
+    CHECK(index == FLEET_AGENTS);
+    EXPECT(EVOHARNESS_STATUS_IO, evoharness_fleet_resume(f, NULL, &config, work_file("none.ckpt"), &index));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_fleet_resume(f, NULL, &config, NULL, &index));
+
+    /* Schedules, tasks and verdicts by index. */
+    OK(evoharness_fleet_set_checkpoints(f, 0, work_file("f0.ckpt"), 1, true));
+    OK(evoharness_fleet_set_checkpoints(f, 0, NULL, 0, false));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_set_checkpoints(f, 99, NULL, 0, false));
+    OK(evoharness_fleet_start_task(f, 2, 77));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_start_task(f, 99, 77));
+    struct evoharness_verdict v;
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_fleet_verdict(f, 0, &v)); /* no world */
+    CHECK(error_mentions("no judge"));
+
+    /* A callback that calls back into its fleet is refused; the step goes on. */
+    reentered_fleet = f;
+    OK(evoharness_fleet_register_tool(f, 3, "copy", tool_fleet_reenter, NULL));
+    OK(evoharness_fleet_register_tool(f, 3, "wait", tool_fleet_reenter, NULL));
+    OK(evoharness_fleet_register_tool(f, 3, "verify", tool_fleet_reenter, NULL));
+    for (int k = 0; k < 200 && fleet_reentries == 0; k++) {
+        OK(evoharness_fleet_step(f, reports, NULL, FLEET_AGENTS + 1, &stepped));
+        if (!reports[3].taken) OK(evoharness_fleet_start_task(f, 3, 5 + (uint64_t)k));
+    }
+    CHECK(fleet_reentries > 0);
+
+    evoharness_fleet_free(f);
+    evoharness_fleet_free(NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s FIXTURES_DIR WORK_DIR VERSION\n", argv[0]);
@@ -1131,6 +1265,7 @@ int main(int argc, char **argv) {
     test_callback_world();
     test_experience_store();
     test_layout();
+    test_fleet();
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
