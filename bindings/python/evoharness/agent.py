@@ -69,6 +69,15 @@ class _Verdict(ctypes.Structure):
     _fields_ = [("success", c_bool), ("violations", c_uint32)]
 
 
+class _StepReport(ctypes.Structure):
+    _fields_ = [("taken", c_bool), ("step", c_uint64), ("template_index", c_uint32),
+                ("verb", ctypes.c_uint8), ("tool", c_int32), ("cost", c_uint32),
+                ("finished", c_int8)]
+
+
+#: ``evoharness_verb`` values: act, then the harness verbs, then finish.
+_VERB_ACT, _VERB_FINISH = 0, 5
+
 _SIGNATURES = {
     "evoharness_policy_options_default": ([POINTER(_PolicyOptions)], c_uint32),
     "evoharness_policy_load": ([c_char_p, POINTER(_PolicyOptions), POINTER(c_void_p)], c_uint32),
@@ -82,6 +91,15 @@ _SIGNATURES = {
     "evoharness_agent_run": ([c_void_p, c_uint64, POINTER(_Summary)], c_uint32),
     "evoharness_agent_verdict": ([c_void_p, POINTER(_Verdict)], c_uint32),
     "evoharness_agent_set_trace_file": ([c_void_p, c_char_p], c_uint32),
+    "evoharness_fleet_new": ([POINTER(c_void_p), POINTER(c_void_p)], c_uint32),
+    "evoharness_fleet_free": ([c_void_p], None),
+    "evoharness_fleet_add": ([c_void_p, POINTER(c_void_p), POINTER(_AgentConfig),
+                              POINTER(c_size_t)], c_uint32),
+    "evoharness_fleet_start_task": ([c_void_p, c_size_t, c_uint64], c_uint32),
+    "evoharness_fleet_step": ([c_void_p, POINTER(_StepReport), POINTER(c_uint32), c_size_t,
+                               POINTER(c_size_t)], c_uint32),
+    "evoharness_fleet_verdict": ([c_void_p, c_size_t, POINTER(_Verdict)], c_uint32),
+    "evoharness_fleet_checkpoint": ([c_void_p, c_size_t, c_char_p], c_uint32),
 }
 
 
@@ -164,6 +182,43 @@ def episode_reward(success: bool, violations: int, spent: int, budget: int) -> f
     return r
 
 
+def _raise_world(bridge: _Bridge) -> None:
+    """Raises what a Python world's callback raised, if it did (the library only heard that it
+    failed)."""
+    e = bridge.error
+    if e is not None:
+        bridge.error = None
+        raise WorldError(STATUS_WORLD, f"world: {type(e).__name__}: {e}") from e
+
+
+def _config(budget: int, costs: dict | None, seed: int) -> _AgentConfig:
+    cfg = _AgentConfig()
+    check(_alib().evoharness_agent_config_default(ctypes.byref(cfg)))
+    cfg.budget = budget
+    for k, v in (costs or {}).items():
+        setattr(cfg.costs, k, v)
+    cfg.temperature, cfg.seed = 0.0, seed
+    return cfg
+
+
+def _checked_abi(policy, policy_path, bridge: _Bridge) -> dict:
+    abi = _abi(policy)
+    if abi["capacities"]["tools"] != len(bridge.tools):
+        raise EvoharnessError(4, f"the policy {policy_path} has {abi['capacities']['tools']}"
+                              f" tools; the world has {len(bridge.tools)} "
+                              f"({', '.join(bridge.tools)})")
+    return abi
+
+
+def _task_result(success: bool, finished, steps: int, world_actions: int, harness_actions: int,
+                 spent: int, violations: int, budget: int, judge) -> dict:
+    return {"success": success, "finished": finished, "steps": steps,
+            "world_actions": world_actions, "harness_actions": harness_actions, "cost": spent,
+            "violations": violations,
+            "reward": episode_reward(success, violations, spent, budget),
+            "judge": dict(judge or {})}
+
+
 class Agent(Handle):
     """One embedded agent: a policy file driving a world made by ``factory()`` through the
     library's agent loop. The world's tools must match the policy's tool count (and names,
@@ -177,18 +232,9 @@ class Agent(Handle):
         self.bridge = _Bridge(self.world, 0)
         policy = _load(policy_path, ort_library)
         try:
-            self.abi = _abi(policy)
-            if self.abi["capacities"]["tools"] != len(self.bridge.tools):
-                raise EvoharnessError(4, f"the policy {policy_path} has {self.abi['capacities']['tools']}"
-                                      f" tools; the world has {len(self.bridge.tools)} "
-                                      f"({', '.join(self.bridge.tools)})")
+            self.abi = _checked_abi(policy, policy_path, self.bridge)
             world = _make_world(self.bridge)
-            cfg = _AgentConfig()
-            check(l.evoharness_agent_config_default(ctypes.byref(cfg)))
-            cfg.budget = budget
-            for k, v in (costs or {}).items():
-                setattr(cfg.costs, k, v)
-            cfg.temperature, cfg.seed = 0.0, seed
+            cfg = _config(budget, costs, seed)
             self.budget = budget
             h = c_void_p()
             status = l.evoharness_agent_new(ctypes.byref(policy), ctypes.byref(world),
@@ -203,10 +249,7 @@ class Agent(Handle):
                 l.evoharness_policy_free(policy)
 
     def _raise(self, status: int):
-        e = self.bridge.error
-        if e is not None:
-            self.bridge.error = None
-            raise WorldError(STATUS_WORLD, f"world: {type(e).__name__}: {e}") from e
+        _raise_world(self.bridge)
         check(status)
 
     def run_task(self, seed: int) -> dict:
@@ -223,14 +266,9 @@ class Agent(Handle):
         self._raise(l.evoharness_agent_run(self._h, 16 * self.budget + 1024, ctypes.byref(s)))
         v = _Verdict()
         self._raise(l.evoharness_agent_verdict(self._h, ctypes.byref(v)))
-        return {"success": bool(v.success),
-                "finished": None if s.finished < 0 else bool(s.finished),
-                "steps": int(s.steps), "world_actions": int(s.world_actions),
-                "harness_actions": int(s.harness_actions), "cost": int(s.spent),
-                "violations": int(v.violations),
-                "reward": episode_reward(bool(v.success), int(v.violations), int(s.spent),
-                                         self.budget),
-                "judge": dict(self.bridge.last_judge or {})}
+        return _task_result(bool(v.success), None if s.finished < 0 else bool(s.finished),
+                            int(s.steps), int(s.world_actions), int(s.harness_actions),
+                            int(s.spent), int(v.violations), self.budget, self.bridge.last_judge)
 
     def trace_to(self, path) -> None:
         """Writes the agent's trace from now on to a new file at ``path``: one JSON line per
@@ -270,4 +308,123 @@ class Agent(Handle):
             self._h = None
 
 
-__all__ = ["Agent", "NoBackend", "check_policy", "episode_reward", "onnxruntime_library"]
+class Fleet(Handle):
+    """``n`` embedded agents with one policy file, stepped together: every step runs the policy
+    **once** for all the agents that decide (a file with a dynamic batch dimension, as
+    :func:`~evoharness.training.export_onnx` writes; a batch-1 file runs once per agent). Agent
+    ``i`` drives its own world, made by ``factory(i)``, and acts exactly as an :class:`Agent`
+    with the same policy, world and seed would alone.
+
+    >>> with Fleet("invoices.onnx", lambda i: Invoices(), 64, budget=80) as fleet:  # doctest: +SKIP
+    ...     results = fleet.run_tasks(range(1_000_000, 1_000_064))   # one dict per agent
+    """
+
+    def __init__(self, policy_path, factory, n: int, *, budget: int, costs: dict | None = None,
+                 seeds=None, ort_library: str | None = None):
+        self._h = None
+        if n < 1:
+            raise ValueError(f"a fleet of {n} agents")
+        seeds = list(range(n)) if seeds is None else [int(x) for x in seeds]
+        if len(seeds) != n:
+            raise ValueError(f"{len(seeds)} seeds for {n} agents")
+        l = _alib()
+        self.bridges = [_Bridge(factory(i), i) for i in range(n)]
+        self.worlds = [b.world for b in self.bridges]
+        policy = _load(policy_path, ort_library)
+        try:
+            for b in self.bridges:
+                self.abi = _checked_abi(policy, policy_path, b)
+            h = c_void_p()
+            check(l.evoharness_fleet_new(ctypes.byref(policy), ctypes.byref(h)))
+            self._h = h
+        finally:
+            if policy:
+                l.evoharness_policy_free(policy)
+        self.budget = budget
+        index = c_size_t()
+        for b, seed in zip(self.bridges, seeds):
+            world = _make_world(b)
+            status = l.evoharness_fleet_add(self._h, ctypes.byref(world),
+                                            ctypes.byref(_config(budget, costs, seed)),
+                                            ctypes.byref(index))
+            if world:
+                _lib().evoharness_world_free(world)
+            _raise_world(b)
+            check(status)
+        self._started = list(seeds)
+        self._reports = (_StepReport * n)()
+        self._statuses = (c_uint32 * n)()
+
+    def __len__(self) -> int:
+        return len(self.bridges)
+
+    def step(self) -> list:
+        """One step of every agent whose task goes on, with one policy run; returns, per agent,
+        ``None`` if its task had ended, else its step: ``template``, ``verb`` (0 act, 1 track,
+        2 commit, 3 recall, 4 note, 5 finish), ``tool`` (-1 for none), ``cost`` and
+        ``finished`` (``None`` while the task runs). A world's exception is raised (after every
+        agent has stepped)."""
+        stepped = c_size_t()
+        status = _alib().evoharness_fleet_step(self._h, self._reports, self._statuses,
+                                               len(self), ctypes.byref(stepped))
+        check(status)
+        for b in self.bridges:
+            _raise_world(b)
+        for s in self._statuses:
+            check(s)
+        return [None if not r.taken else
+                {"template": int(r.template_index), "verb": int(r.verb), "tool": int(r.tool),
+                 "cost": int(r.cost), "finished": None if r.finished < 0 else bool(r.finished)}
+                for r in self._reports]
+
+    def run_tasks(self, seeds) -> list[dict]:
+        """Agent ``i`` runs the task of ``seeds[i]`` to its end, all of them together; returns
+        one dict per agent, as :meth:`Agent.run_task` does."""
+        seeds = [int(x) for x in seeds]
+        if len(seeds) != len(self):
+            raise ValueError(f"{len(seeds)} seeds for {len(self)} agents")
+        l = _alib()
+        for i, seed in enumerate(seeds):
+            if self._started[i] != seed:
+                check(l.evoharness_fleet_start_task(self._h, i, seed))
+            self._started[i] = None
+        tally = [{"steps": 0, "world": 0, "harness": 0, "spent": 0, "finished": None}
+                 for _ in seeds]
+        # A bound far above any task's length, as Agent.run_task has.
+        for _ in range(16 * self.budget + 1024):
+            reports = self.step()
+            if all(r is None for r in reports):
+                break
+            for t, r in zip(tally, reports):
+                if r is None:
+                    continue
+                t["steps"] += 1
+                t["spent"] += r["cost"]
+                t["finished"] = r["finished"]
+                if r["verb"] == _VERB_ACT:
+                    t["world"] += 1
+                elif r["verb"] != _VERB_FINISH:
+                    t["harness"] += 1
+        out = []
+        for i, (t, b) in enumerate(zip(tally, self.bridges)):
+            v = _Verdict()
+            status = l.evoharness_fleet_verdict(self._h, i, ctypes.byref(v))
+            _raise_world(b)
+            check(status)
+            out.append(_task_result(bool(v.success), t["finished"], t["steps"], t["world"],
+                                    t["harness"], t["spent"], int(v.violations), self.budget,
+                                    b.last_judge))
+        return out
+
+    def checkpoint(self, i: int, path) -> None:
+        """Writes agent ``i``'s checkpoint to ``path`` (the C library's
+        ``evoharness_agent_resume`` and ``evoharness_fleet_resume`` continue from it)."""
+        check(_alib().evoharness_fleet_checkpoint(self._h, i, os.fsencode(path)))
+
+    def close(self):
+        if self._h:
+            _alib().evoharness_fleet_free(self._h)
+            self._h = None
+
+
+__all__ = ["Agent", "Fleet", "NoBackend", "check_policy", "episode_reward", "onnxruntime_library"]

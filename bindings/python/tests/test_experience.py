@@ -216,3 +216,40 @@ def test_an_agents_trace_goes_to_a_file_the_viewer_reads(tmp_path):
     assert len(lines) == stats["steps"] > 0
     assert [r["step"] for r in lines] == list(range(1, len(lines) + 1))
     assert lines[0]["begin"]["trace"] == 1 and "end" in lines[-1]
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_fleet_does_what_its_agents_do_alone(tmp_path, batched):
+    """Six agents of a fleet (one policy run per step for all) end their tasks exactly as six
+    agents alone do; the shipped invoices policy has batch 1 (one run per agent), its copy
+    given a dynamic batch dimension runs once per step."""
+    agent_mod, here, Invoices = invoices_agent()
+    policy = here / "policy.onnx"
+    if batched:
+        onnx = pytest.importorskip("onnx")
+        m = onnx.load(str(policy))
+        for v in [*m.graph.input, *m.graph.output]:
+            v.type.tensor_type.shape.dim[0].dim_param = "batch"
+        del m.graph.value_info[:]
+        policy = tmp_path / "batched.onnx"
+        onnx.save(m, str(policy))
+    seeds = [1_000_000 + 7 * i for i in range(6)]
+    alone = []
+    for s in seeds:
+        with agent_mod.Agent(policy, Invoices, budget=Invoices.budget, seed=s) as a:
+            alone.append(a.run_task(s))
+    with agent_mod.Fleet(policy, lambda i: Invoices(), 6, budget=Invoices.budget,
+                         seeds=seeds) as fleet:
+        assert len(fleet) == 6
+        together = fleet.run_tasks(seeds)
+        # A second round of tasks: a fleet goes on as its agents would.
+        again = fleet.run_tasks([s + 1 for s in seeds])
+        # The invoices world keeps no resume point: its agents cannot be checkpointed, and the
+        # fleet says so as an agent does.
+        with pytest.raises(EvoharnessError, match="save_resume_point"):
+            fleet.checkpoint(0, tmp_path / "agent0.ckpt")
+    assert together == alone
+    assert sum(r["success"] for r in together) >= 5
+    assert all(r["steps"] > 0 for r in again)
+    with pytest.raises(ValueError):
+        agent_mod.Fleet(policy, lambda i: Invoices(), 2, budget=10, seeds=[1])
