@@ -37,7 +37,7 @@
 //! # Ok(()) }
 //! ```
 
-use evoharness_core::{Capacities, EventBuf};
+use evoharness_core::Capacities;
 
 use crate::agent::{Agent, AgentConfig, Prepared, StepReport};
 use crate::batch::Batch;
@@ -99,8 +99,6 @@ impl<W: ?Sized> Controller<W> for FleetMember {
             rng,
         )))
     }
-
-    fn observe(&mut self, _: &evoharness_core::Action<'_>, _: Option<&EventBuf>) {}
 
     fn identity(&self) -> u64 {
         self.identity
