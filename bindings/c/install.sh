@@ -3,11 +3,11 @@
 # CMake config, all relocatable. libevoharness (the embedding API) is required; the task suite's
 # libevoharness_suite (a superset: link one of the two) is installed too when it was built.
 #
-#   cargo build --release -p evoharness-c [-p evoharness-suite-c]
+#   cargo build --profile dist -p evoharness-c [-p evoharness-suite-c]
 #   bindings/c/install.sh PREFIX [LIB_DIR]
 #
-# LIB_DIR holds the built libraries (default: the release folder of $CARGO_TARGET_DIR, else of
-# target/). The result:
+# LIB_DIR holds the built libraries (default: the dist folder of $CARGO_TARGET_DIR, else of
+# target/: the profile for what hosts ship; a --release build is in release/). The result:
 #
 #   PREFIX/include/evoharness.h, evoharness.hpp        (and evoharness_suite.h, .hpp)
 #   PREFIX/lib/libevoharness.{a,so}                    (and libevoharness_suite.{a,so})
@@ -24,10 +24,10 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     exit 2
 fi
 prefix="$1"
-libdir="${2:-${CARGO_TARGET_DIR:-$root/target}/release}"
+libdir="${2:-${CARGO_TARGET_DIR:-$root/target}/dist}"
 for lib in libevoharness.a libevoharness.so; do
     [ -f "$libdir/$lib" ] || {
-        echo "install.sh: $libdir/$lib is missing (cargo build --release -p evoharness-c)" >&2
+        echo "install.sh: $libdir/$lib is missing (cargo build --profile dist -p evoharness-c)" >&2
         exit 1
     }
 done
