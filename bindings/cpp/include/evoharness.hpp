@@ -295,6 +295,7 @@ public:
 
 private:
     friend class Agent;
+    friend class Fleet;
     friend class VecEnv;  // evoharness_suite.hpp: takes worlds over
     std::unique_ptr<evoharness_world, detail::Deleter<evoharness_world, evoharness_world_free>> w_;
 };
@@ -339,6 +340,7 @@ public:
 
 private:
     friend class Agent;
+    friend class Fleet;
     explicit Policy(evoharness_policy* p) noexcept : p_(p) {}
     std::unique_ptr<evoharness_policy, detail::Deleter<evoharness_policy, evoharness_policy_free>> p_;
 };
@@ -620,6 +622,8 @@ private:
         return a;
     }
 
+    friend class Fleet;  // serves its agents' tools the same way
+
     static std::int32_t call_tool(void* user_data, const evoharness_tool_call* call,
                                   evoharness_tool_result* result) noexcept {
         try {
@@ -650,6 +654,111 @@ private:
     };
     std::unique_ptr<State> state_;
     std::unique_ptr<evoharness_agent, detail::Deleter<evoharness_agent, evoharness_agent_free>> agent_;
+};
+
+/// A fleet: agents with their own worlds, tools and checkpoints, and one policy that runs once
+/// per step() for all of them (a policy file with a dynamic batch dimension; a batch-1 file runs
+/// once per agent). Each agent acts and checkpoints exactly as it would alone.
+class Fleet {
+public:
+    /// A fleet with no agents; takes over `policy` (on failure it is untouched).
+    static Fleet create(Policy&& policy) {
+        Fleet f;
+        evoharness_policy* p = policy.p_.get();
+        evoharness_fleet* raw = nullptr;
+        detail::check(evoharness_fleet_new(&p, &raw));
+        policy.p_.release();
+        f.fleet_.reset(raw);
+        return f;
+    }
+
+    /// Adds an agent over the host's tools only; returns its index.
+    std::size_t add(const evoharness_agent_config& config) { return add_agent(nullptr, config, nullptr); }
+
+    /// Adds an agent over `world` (taken over on success, untouched on failure); returns its
+    /// index.
+    std::size_t add(World&& world, const evoharness_agent_config& config) {
+        return add_agent(&world, config, nullptr);
+    }
+
+    /// Adds an agent continued from a checkpoint file (a fleet's or a lone agent's).
+    std::size_t resume(const evoharness_agent_config& config, const std::string& path) {
+        return add_agent(nullptr, config, &path);
+    }
+
+    std::size_t size() const {
+        std::size_t n = 0;
+        detail::check(evoharness_fleet_len(fleet_.get(), &n));
+        return n;
+    }
+
+    /// Serves agent `index`'s tool `name` with `tool`; an empty function removes it.
+    void register_tool(std::size_t index, const std::string& name, Tool tool) {
+        auto key = std::make_pair(index, name);
+        if (!tool) {
+            detail::check(evoharness_fleet_register_tool(fleet_.get(), index, name.c_str(), nullptr, nullptr));
+            state_->tools.erase(key);
+            return;
+        }
+        auto owned = std::make_unique<Tool>(std::move(tool));
+        detail::check(evoharness_fleet_register_tool(fleet_.get(), index, name.c_str(),
+                                                     &Agent::call_tool, owned.get()));
+        state_->tools[key] = std::move(owned);
+    }
+
+    void set_checkpoints(std::size_t index, const std::string& path, std::uint64_t every_steps,
+                         bool on_commit) {
+        detail::check(evoharness_fleet_set_checkpoints(fleet_.get(), index, path.c_str(), every_steps, on_commit));
+    }
+
+    void start_task(std::size_t index, std::uint64_t seed) {
+        detail::check(evoharness_fleet_start_task(fleet_.get(), index, seed));
+    }
+
+    /// One step of every agent whose task goes on, with one policy run: one report per agent
+    /// (`taken` false when its task had ended). An agent's own failure throws after every agent
+    /// has stepped.
+    std::vector<evoharness_step_report> step() {
+        std::vector<evoharness_step_report> reports(size());
+        std::size_t stepped = 0;
+        detail::check(evoharness_fleet_step(fleet_.get(), reports.data(), nullptr, reports.size(), &stepped));
+        return reports;
+    }
+
+    std::optional<evoharness_verdict> verdict(std::size_t index) const {
+        evoharness_verdict v{};
+        evoharness_status s = evoharness_fleet_verdict(fleet_.get(), index, &v);
+        if (s == EVOHARNESS_STATUS_NOT_FOUND) return std::nullopt;
+        detail::check(s);
+        return v;
+    }
+
+    void checkpoint(std::size_t index, const std::string& path) const {
+        detail::check(evoharness_fleet_checkpoint(fleet_.get(), index, path.c_str()));
+    }
+
+    evoharness_fleet* get() noexcept { return fleet_.get(); }
+
+private:
+    Fleet() : state_(std::make_unique<State>()) {}
+
+    std::size_t add_agent(World* world, const evoharness_agent_config& config, const std::string* path) {
+        evoharness_world* w = world != nullptr ? world->w_.get() : nullptr;
+        evoharness_world** wp = world != nullptr ? &w : nullptr;
+        std::size_t index = 0;
+        detail::check(path != nullptr
+                          ? evoharness_fleet_resume(fleet_.get(), wp, &config, path->c_str(), &index)
+                          : evoharness_fleet_add(fleet_.get(), wp, &config, &index));
+        if (world != nullptr) world->w_.release();
+        return index;
+    }
+
+    // As an Agent's: the tools live on the heap, declared before fleet_ so it is freed first.
+    struct State {
+        std::map<std::pair<std::size_t, std::string>, std::unique_ptr<Tool>> tools;
+    };
+    std::unique_ptr<State> state_;
+    std::unique_ptr<evoharness_fleet, detail::Deleter<evoharness_fleet, evoharness_fleet_free>> fleet_;
 };
 
 /// A log sink: level, the Rust module that logged, the message.

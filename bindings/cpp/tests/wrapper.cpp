@@ -443,6 +443,61 @@ static void test_host_world() {
     CHECK(deleted == 4);
 }
 
+// A fleet of four agents on the batched fixture takes the templates four lone agents take, with
+// lambdas as tools; its checkpoints resume alone.
+static void test_fleet() {
+    evoharness_agent_config config = eh::agent_config();
+    config.temperature = 1.0f;
+    config.budget = 60;
+    int calls = 0;
+    auto tool = [&](const eh::ToolCall&, eh::ToolResult& r) {
+        calls++;
+        r.add_int("ok", 1);
+    };
+    const std::size_t n = 4;
+    std::vector<std::vector<std::uint32_t>> alone(n);
+    for (std::size_t i = 0; i < n; i++) {
+        config.seed = 70 + i;
+        eh::Agent a = eh::Agent::create(load("mlp_batch.onnx"), config);
+        for (const char* t : {"copy", "wait", "verify"}) a.register_tool(t, tool);
+        for (int k = 0; k < 20; k++) {
+            evoharness_step_report r = a.step();
+            if (!r.taken) break;
+            alone[i].push_back(r.template_index);
+        }
+    }
+    eh::Policy p = load("mlp_batch.onnx");
+    eh::Fleet f = eh::Fleet::create(std::move(p));
+    CHECK(!static_cast<bool>(p) && f.size() == 0);
+    for (std::size_t i = 0; i < n; i++) {
+        config.seed = 70 + i;
+        CHECK(f.add(config) == i);
+        for (const char* t : {"copy", "wait", "verify"}) f.register_tool(i, t, tool);
+    }
+    CHECK(f.size() == n);
+    CHECK(thrown([&] { f.register_tool(9, "copy", tool); }) == EVOHARNESS_STATUS_NOT_FOUND);
+    std::vector<std::vector<std::uint32_t>> together(n);
+    for (int k = 0; k < 20; k++) {
+        std::vector<evoharness_step_report> reports = f.step();
+        CHECK(reports.size() == n);
+        for (std::size_t i = 0; i < n; i++)
+            if (reports[i].taken) together[i].push_back(reports[i].template_index);
+    }
+    CHECK(together == alone && calls > 0);
+    CHECK(!f.verdict(0).has_value());  // no world, no judge
+    f.checkpoint(1, work + "/fleet.ckpt");
+    config.seed = 71;
+    eh::Agent back = eh::Agent::resume(load("mlp_batch.onnx"), config, work + "/fleet.ckpt");
+    CHECK(f.resume(config, work + "/fleet.ckpt") == n);
+    f.register_tool(0, "copy", nullptr);
+    f.start_task(2, 99);
+    f.set_checkpoints(3, work + "/fleet3.ckpt", 1, true);
+    f.start_task(3, 123);  // a task that goes on: its first step writes the checkpoint
+    CHECK(f.step()[3].taken);
+    std::ifstream written(work + "/fleet3.ckpt");
+    CHECK(written.good());
+}
+
 int main(int argc, char** argv) {
     if (argc != 3) {
         std::cerr << "usage: " << argv[0] << " FIXTURES_DIR WORK_DIR\n";
@@ -456,6 +511,7 @@ int main(int argc, char** argv) {
         test_agent();
         test_suite_and_vec_env();
         test_host_world();
+        test_fleet();
     } catch (const std::exception& e) {
         std::cerr << "unexpected exception: " << e.what() << "\n";
         failures++;
