@@ -121,6 +121,7 @@ pub struct Summary {
 /// A step half taken: [`Agent::prepare`] checked, encoded and masked.
 pub(crate) struct Prepared {
     started: Option<std::time::Instant>,
+    needs: crate::controller::Needs,
 }
 
 /// An agent that was refused ([`Agent::try_new`], [`Agent::try_resume`]), with the controller
@@ -471,7 +472,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 return Ok(None);
             }
         }
-        Ok(Some(Prepared { started }))
+        Ok(Some(Prepared { started, needs }))
     }
 
     /// The observation and mask [`Agent::prepare`] wrote.
@@ -481,8 +482,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
 
     /// The second half of a step: the controller decides, the action is applied.
     pub(crate) fn decide_and_advance(&mut self, prepared: Prepared) -> Result<StepReport> {
-        let Prepared { started } = prepared;
-        let needs = self.controller.needs();
+        let Prepared { started, needs } = prepared;
         let view = View {
             workspace: &self.ws,
             layout: &self.layout,

@@ -19,7 +19,6 @@ mod toy;
 mod counting;
 
 use counting::{Counting, allocs};
-use std::process::Command;
 
 use common::{fixture, reference};
 use evoharness_runtime::{Agent, AgentConfig, Backend, Policy, PolicyBuilder, Selection};
@@ -261,17 +260,7 @@ const CHILD_BACKEND: &str = "EVOHARNESS_ALLOC_BACKEND";
 #[test]
 #[ignore = "needs ONNX Runtime: run scripts/fetch-onnxruntime.sh, then cargo test -p evoharness-runtime --test alloc -- --ignored"]
 fn onnx_runtime_step_allocates_only_its_policy_run() {
-    // In a child process, so that this test and the tract one can share a test run.
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "alloc_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_BACKEND, "onnxruntime")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    print!("{stdout}");
-    eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the ONNX Runtime child failed");
-    assert!(stdout.contains("1 passed"), "the child did not run");
+    common::run_child("alloc_child", CHILD_BACKEND, "onnxruntime");
 }
 
 /// The child half of the ONNX Runtime test: does nothing unless the parent selected it.

@@ -12,8 +12,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{fixture, reference};
 use evoharness_runtime::{
     Agent, AgentConfig, Backend, Batch, ErrorKind, FixtureWorld, Fleet, Policy, PolicyBuilder,
@@ -285,16 +283,7 @@ const CHILD_BACKEND: &str = "EVOHARNESS_FLEET_BACKEND";
 #[test]
 #[ignore = "needs ONNX Runtime: run scripts/fetch-onnxruntime.sh, then cargo test -p evoharness-runtime --test fleet -- --ignored"]
 fn onnx_runtime_fleet_matches_agents_alone() {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "fleet_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_BACKEND, "onnxruntime")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    print!("{stdout}");
-    eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the ONNX Runtime child failed");
-    assert!(stdout.contains("1 passed"), "the child did not run");
+    let stdout = common::run_child("fleet_child", CHILD_BACKEND, "onnxruntime");
     assert!(
         stdout.contains("the same actions"),
         "the child checked nothing"

@@ -60,3 +60,20 @@ pub(crate) fn max_diff(a: &[f32], b: &[f32]) -> f32 {
         .map(|(x, y)| (x - y).abs())
         .fold(0.0, f32::max)
 }
+
+/// Runs test `child` of this test binary in a child process with `env` set to `backend` (ort's
+/// backend is process-global, so an ONNX Runtime test runs beside the tract ones this way);
+/// fails unless the child ran its one test and passed; returns its stdout.
+pub(crate) fn run_child(child: &str, env: &str, backend: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", child, "--nocapture", "--test-threads=1"])
+        .env(env, backend)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the {backend} child failed");
+    assert!(stdout.contains("1 passed"), "the child did not run");
+    stdout
+}
