@@ -311,7 +311,7 @@ pub struct Policy {
     pub(crate) session: Session,
     device: Device,
     fingerprint: u64,
-    pub(crate) abi: PolicyAbi,
+    abi: PolicyAbi,
     layout: Layout,
     backend: &'static Active,
     /// Our inputs in the model's input order.
@@ -328,7 +328,7 @@ pub struct Policy {
     /// Whether every input and output read has a dynamic batch dimension (see
     /// [`Policy::batched`]).
     batched: bool,
-    /// The file's multiply-adds per decision, counted at load (see [`Policy::flops`]).
+    /// FLOPs of one decision's matrix products, counted at load (see [`Policy::flops`]).
     flops: u64,
 }
 
