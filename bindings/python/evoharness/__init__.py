@@ -7,7 +7,7 @@ library, libevoharness_suite (ctypes; no compiled extension).
 >>> obs, mask = env.observe()
 >>> obs, mask, reward, done = env.step(env.teacher_actions("lean"))
 
-Training for your own world (needs torch, onnx, onnxruntime): ``python -m evoharness.train``,
+Training for your own world (``pip install "evoharness[train]"``: torch, onnx): ``python -m evoharness.train``,
 ``python -m evoharness.evaluate`` and ``python -m evoharness.record``
 (:mod:`evoharness.training`, :mod:`evoharness.agent` for the embedded agent over a Python world,
 :mod:`evoharness.demos` for the demonstration format).

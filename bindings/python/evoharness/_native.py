@@ -1,9 +1,10 @@
 """Loading the evoharness task suite's C library and declaring the functions this package calls.
 
 The library is ``libevoharness_suite.so`` (crate ``evoharness-suite-c``: the embedding API and the
-task suite). It is found at ``$EVOHARNESS_LIB`` if set, else in ``release``, ``debug``,
-``no-tract/release`` and ``no-tract/debug`` (in that order) of ``$CARGO_TARGET_DIR`` or of this
-checkout's ``target/``. Build it with ``cargo build --release -p evoharness-suite-c``.
+task suite). It is ``$EVOHARNESS_LIB`` if set, else the one inside this package (an installed
+wheel has it), else, in a checkout, the first of ``release``, ``debug``, ``no-tract/release`` and
+``no-tract/debug`` of ``$CARGO_TARGET_DIR`` or of the checkout's ``target/``. Build it with
+``cargo build --release -p evoharness-suite-c``, or build the wheel (``bindings/python/build-wheel.sh``).
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ def _candidates():
     if env:
         yield pathlib.Path(env)
         return
+    here = pathlib.Path(__file__).resolve()
+    yield here.parent / LIBRARY
     roots = []
     if os.environ.get("CARGO_TARGET_DIR"):
         roots.append(pathlib.Path(os.environ["CARGO_TARGET_DIR"]))
-    here = pathlib.Path(__file__).resolve()
     roots.extend(p / "target" for p in here.parents)
     for root in roots:
         for profile in ("release", "debug", "no-tract/release", "no-tract/debug"):
@@ -52,8 +54,9 @@ def library_path() -> pathlib.Path:
         tried.append(str(c))
     raise EvoharnessError(
         0,
-        f"{LIBRARY} not found (build it with `cargo build --release -p evoharness-suite-c`, "
-        "or set EVOHARNESS_LIB); looked at: " + ", ".join(tried[:8]),
+        f"{LIBRARY} not found (install the evoharness wheel, build the library with "
+        "`cargo build --release -p evoharness-suite-c`, or set EVOHARNESS_LIB); looked at: "
+        + ", ".join(tried[:8]),
     )
 
 
