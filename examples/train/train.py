@@ -150,8 +150,9 @@ class AppendOnlySource(T.SuiteSource):
         self.window = window
         self.obs_len = AppendOnlyView(self.layout, 1, window).size
 
-    def envs(self, kind, n, seed, group=1, split="train"):
-        return ViewEnv(super().envs(kind, n, seed, group, split), AppendOnlyView(self.layout, n, self.window))
+    def envs(self, kind, n, seed, group=1, split="train", offset=0):
+        return ViewEnv(super().envs(kind, n, seed, group, split, offset),
+                       AppendOnlyView(self.layout, n, self.window))
 
 
 def evoharness_bin() -> list[str]:

@@ -4,6 +4,11 @@
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
     python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned --out POLICY.onnx ...
 
+``--ray auto|HOST:PORT|local --workers N`` runs the rollouts (DAgger's, GRPO's, validation's) on
+Ray workers and keeps the learner here (:mod:`evoharness.distributed`); they run in units of
+``--unit-envs`` environments (default 16 with ``--ray``, else one unit per kind), and the same
+seeds and ``--unit-envs`` give the same policy on any number of workers or in one process.
+
 ``--suite`` trains on the task suite's own simulations (``migration``, ``records``,
 ``orchestration``; one kind of environment each) with one of the library's rule-based
 teachers: the shipped generalist policy is made this way (``examples/train``).
@@ -146,6 +151,15 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rollout-episodes", type=int, default=1,
                     help="rollouts: episodes each copy plays on for its return (1: to the end "
                          "of the current one)")
+    ap.add_argument("--ray", metavar="ADDRESS",
+                    help="run the rollouts (DAgger, GRPO, validation) on Ray workers: auto (a "
+                         "cluster started with `ray start`), HOST:PORT, ray://HOST:PORT, or "
+                         "local (a cluster for this run alone); the learner stays here")
+    ap.add_argument("--workers", type=int, default=2, help="with --ray: Ray actors, one CPU each")
+    ap.add_argument("--unit-envs", type=int,
+                    help="environments per rollout unit (default: 16 with --ray, else one unit "
+                         "per kind); the same value gives the same policy on any number of "
+                         "workers or none")
     ap.add_argument("--valid-episodes", type=int, default=64)
     ap.add_argument("--eval-seeds", help="A..B: after export, evaluate the policy through the "
                     "embedded agent on these seeds (held out: 1000000 and up) into the record")
@@ -167,7 +181,8 @@ def main(argv=None) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("evoharness.train needs torch and onnx: pip install -r examples/train/requirements.txt",
+        print("evoharness.train needs torch and onnx: pip install \"evoharness[train]\" (in a checkout: "
+              "pip install -r examples/train/requirements.txt)",
               file=sys.stderr)
         return 2
     from . import training as T
@@ -195,6 +210,10 @@ def main(argv=None) -> int:
                 and 0 <= args.gae_lambda <= 1):
             raise ValueError("--temperature and --clip are above 0; --gamma and --gae-lambda "
                              "from 0 to 1")
+        if args.unit_envs is not None and args.unit_envs < 0:
+            raise ValueError(f"--unit-envs is {args.unit_envs}: a count of at least 0 (0: one unit)")
+        if args.workers < 1:
+            raise ValueError(f"--workers is {args.workers}: at least 1")
         if args.scenario != "v1" and not args.suite:
             raise ValueError("--scenario is for --suite")
         if args.also_horizons and not args.suite:
@@ -226,8 +245,8 @@ def main(argv=None) -> int:
 def run(args, source) -> int:
     import torch
 
-    from . import demos as D
     from . import training as T
+    from .distributed import pool as make_pool
 
     torch.manual_seed(args.seed)
     # One thread: on a busy 2-core machine a second one makes small matrix products 100x
@@ -245,8 +264,24 @@ def run(args, source) -> int:
         cpu=cpu(), args={k: str(v) for k, v in vars(args).items() if k != "argv"})
     unit = args.unit_staleness == "on" or (
         args.unit_staleness == "auto" and args.suite and args.scenario == "v3")
-    net = T.Net(lay["obs_len"], lay["actions"], args.hidden,
-                T.staleness_scale(lay) if unit else None)
+    scale = T.staleness_scale(lay) if unit else None
+    net = T.Net(lay["obs_len"], lay["actions"], args.hidden, scale)
+    pool = make_pool(args, source, (lay["obs_len"], lay["actions"], args.hidden, scale))
+    try:
+        return train(args, source, log, net, pool, rng)
+    finally:
+        pool.close()
+
+
+def train(args, source, log, net, pool, rng) -> int:
+    import torch
+
+    from . import demos as D
+    from . import training as T
+
+    out, lay, tools, settings = args.out, source.layout, source.tools, source.settings
+    stem = out.name[:-5] if out.name.endswith(".onnx") else out.name
+    world = args.world or f"suite:{args.suite}"
     t0 = time.time()
     deadline1 = t0 + 60 * args.minutes * 0.5
     deadline2 = t0 + 60 * args.minutes
@@ -254,11 +289,11 @@ def run(args, source) -> int:
     best = None
     if args.init:
         T.load_weights(net, args.init)
-        v = T.validate(net, source, T.VALID_SEED, args.valid_episodes)
+        v = T.validate(net, source, T.VALID_SEED, args.valid_episodes, pool)
         log(event="init", policy=str(args.init), **T.valid_fields(v))
         best = T.select(None, v, net, ("init", 0))
     if args.teacher and args.rounds > 0:
-        b1 = T.dagger(net, source, args, log, deadline1, buf, rng)
+        b1 = T.dagger(net, source, args, log, deadline1, buf, rng, pool)
         best = b1 if best is None else {"all": best["all"] + b1["all"]}
     elif args.demos:
         episodes = D.load(args.demos)
@@ -269,7 +304,7 @@ def run(args, source) -> int:
         opt = torch.optim.Adam(net.parameters(), lr=args.lr)
         for r in range(args.rounds):
             loss = T.fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
-            v = T.validate(net, source, T.VALID_SEED, args.valid_episodes)
+            v = T.validate(net, source, T.VALID_SEED, args.valid_episodes, pool)
             log(stage=1, round=r, samples=buf.size, loss=round(loss, 5), **T.valid_fields(v))
             best = T.select(best, v, net, ("bc", r))
             if time.time() > deadline1:
@@ -286,7 +321,7 @@ def run(args, source) -> int:
     log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
         reward=round(start["reward"], 4))
     stage2 = {"grpo": T.grpo, "ppo": T.ppo, "rollouts": T.rollouts}[args.rl]
-    best = stage2(net, source, args, log, deadline2, best, rng)
+    best = stage2(net, source, args, log, deadline2, best, rng, pool=pool)
     t2 = time.time()
     chosen = T.choose(best)
     net.load_state_dict(chosen["state"])
@@ -305,6 +340,7 @@ def run(args, source) -> int:
                      "valid_reward": round(chosen["reward"], 4),
                      "valid_harness": round(chosen["harness"], 3)},
         "load_check": check,
+        "rollouts": rollout_figures(args, pool, log.rows),
         "versions": versions(),
     }
     if args.eval_seeds:
@@ -321,6 +357,18 @@ def run(args, source) -> int:
         stage2_s=record["stage2_s"], load_check=check)
     log.close()
     return 0
+
+
+def rollout_figures(args, pool, rows) -> dict:
+    """Where the rollouts of DAgger and GRPO ran, and their environment steps per second of
+    rollout time against the learner's time (fitting, updates; validation is in neither)."""
+    steps = sum(r.get("rollout_steps", 0) for r in rows)
+    roll = sum(r.get("rollout_s", 0.0) for r in rows)
+    learn = sum(r.get("learn_s", 0.0) for r in rows)
+    return {"where": f"ray {args.ray}, {args.workers} workers" if args.ray else "this process",
+            "unit_envs": pool.unit_envs, "steps": steps, "rollout_s": round(roll, 2),
+            "steps_per_s": round(steps / roll) if roll > 0 else None,
+            "learner_s": round(learn, 2)}
 
 
 def load_check(path) -> str:

@@ -1,6 +1,6 @@
 """Training a structured-v1 policy for any world: the network, behaviour cloning with DAgger,
 cost-aware GRPO, model selection, ONNX export with the layout metadata, the training record
-and its plot. Needs ``torch`` and ``onnx`` (``examples/train/requirements.txt``).
+and its plot. Needs ``torch`` and ``onnx`` (``pip install "evoharness[train]"``).
 
 The command line is :mod:`evoharness.train`. What it trains on is a *source*: a
 :class:`WorldSource` (worlds written in Python, a Python teacher) or a :class:`SuiteSource` (the
@@ -304,7 +304,10 @@ class WorldSource:
         self.layout, self.tools = probe.layout, probe.tools
         probe.close()
 
-    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
+    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train",
+             offset: int = 0):
+        """``n`` environments of ``kind``; ``offset`` (the first group's index in a larger set,
+        see :func:`unit_slices`) changes nothing for a Python world: its seeds say it all."""
         return VecEnv.from_worlds(self.factory, n, seed=seed, group=group, **self.settings)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
@@ -414,14 +417,21 @@ class SuiteSource:
         if also_horizons:
             self.settings["also_horizons"] = [int(h) for h in also_horizons]
 
-    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train"):
-
+    def envs(self, kind: str, n: int, seed: int, group: int = 1, split: str = "train",
+             offset: int = 0):
+        """``n`` environments of ``kind`` on the ``split``'s organisations. ``offset`` is the
+        index of the first group in a larger set that is run in units (:func:`unit_slices`):
+        group ``g`` then runs the organisation group ``offset + g`` of the set would, except
+        that past the end of the range it goes on instead of wrapping (0: as one set)."""
         task, _, h = kind.partition("@")
         orgs = (self.ORGANISATIONS_V3 if self.rotate else self.ORGANISATIONS)[split]
         if self.rotate and split == "train" and len(orgs) > n:
             # A window of n organisations (one per environment), moved on by the seed.
             at = orgs.start + seed % (len(orgs) - n + 1)
             orgs = range(at, at + n)
+        elif offset % len(orgs):
+            at = orgs.start + offset % len(orgs)
+            orgs = range(at, at + len(orgs))
         return VecEnv(task, int(h or self.horizon), n, orgs, seed, group,
                       scenario=self.scenario, lifetime=self.lifetime)
 
@@ -441,26 +451,33 @@ def first_episodes(source, kind: str, choose, seed: int, episodes: int, split: s
     """One episode from a fresh reset in each of ``episodes`` environments of ``kind`` (seeds
     ``seed`` ..), ``choose(env) -> templates`` acting: their :func:`episode_row`, in seed
     order. Environments whose episode ended keep stepping (auto-reset) until all have ended;
-    what they do then is not counted.
+    what they do then is not counted. They run ``chunk`` at a time (each chunk its own
+    environments, seeds ``seed + at`` .., organisations from group ``at`` on).
 
     A source with ``warmup`` > 0 (v2 suite tasks, whose agents keep an experience store across
     episodes) counts each environment's episode after that many: the states of an agent that
     has been at work for a while, which first episodes never reach."""
-    warmup = int(getattr(source, "warmup", 0))
     out = []
     for at in range(0, episodes, chunk):
-        env = source.envs(kind, min(chunk, episodes - at), seed + at, split=split)
-        try:
-            rows: list[dict | None] = [None] * env.n
-            while any(r is None for r in rows):
-                done = env.step(choose(env))[3]
-                for i in np.flatnonzero(done):
-                    if rows[i] is None and env.episodes(int(i)) > warmup:
-                        rows[i] = episode_row(env.last_episode(int(i)))
-        finally:
-            env.close()
-        out += rows
+        out += episodes_unit(source, kind, choose, min(chunk, episodes - at), seed + at, split, at)
     return out
+
+
+def episodes_unit(source, kind: str, choose, n: int, seed: int, split: str, offset: int) -> list:
+    """:func:`first_episodes` of one chunk: ``n`` environments, seeds ``seed`` .., the first
+    group ``offset`` of the whole set."""
+    warmup = int(getattr(source, "warmup", 0))
+    env = source.envs(kind, n, seed, split=split, **({"offset": offset} if offset else {}))
+    try:
+        rows: list[dict | None] = [None] * env.n
+        while any(r is None for r in rows):
+            done = env.step(choose(env))[3]
+            for i in np.flatnonzero(done):
+                if rows[i] is None and env.episodes(int(i)) > warmup:
+                    rows[i] = episode_row(env.last_episode(int(i)))
+    finally:
+        env.close()
+    return rows
 
 
 def standard_error(x) -> float:
@@ -483,13 +500,20 @@ def summary(rows: list[dict]) -> dict:
             "violations": int(sum(x["violations"] for x in rows))}
 
 
-def validate(net, source, seed: int, episodes: int) -> dict:
+def validate(net, source, seed: int, episodes: int, pool=None) -> dict:
     """Greedy episodes of every kind on validation seeds: the :func:`summary` of all of them,
-    with each kind's success rate under ``by_kind`` when there are several."""
-    rows, by_kind = [], {}
+    with each kind's success rate under ``by_kind`` when there are several. They run in the
+    units of ``pool`` (:class:`LocalPool` if none: chunks of 64 environments, or of its
+    ``unit_envs``), in this process or on its workers; the rows are the same either way."""
+    pool = pool or LocalPool(source)
+    chunk = pool.unit_envs or 64
     kinds = source.kinds
+    jobs = [(kind, min(chunk, episodes - at), seed + at, at) for kind in kinds
+            for at in range(0, episodes, chunk)]
+    done = pool.run("valid", net, jobs)
+    rows, by_kind = [], {}
     for kind in kinds:
-        r = first_episodes(source, kind, lambda env: greedy(net, env.obs, env.mask), seed, episodes)
+        r = [row for (k, *_), part in zip(jobs, done) if k == kind for row in part]
         by_kind[kind] = round(float(np.mean([x["success"] for x in r])), 4)
         rows += r
     out = summary(rows)
@@ -504,6 +528,158 @@ def valid_fields(v: dict) -> dict:
            "valid_harness": round(v["mean_harness_actions"], 3)}
     out.update({f"valid_{k}": s for k, s in v.get("by_kind", {}).items()})
     return out
+
+
+# --- The rollout side, in units ------------------------------------------------------------
+
+def unit_slices(n: int, group: int, size: int) -> list[tuple[int, int]]:
+    """How a set of ``n`` environments in groups of ``group`` runs in units: ``(first, count)``
+    pairs of at most ``size`` environments each, in whole groups (at least one); ``size`` 0
+    (or at least ``n``): one unit of all.
+
+    A unit is a set of environments of its own (:meth:`VecEnv` seeds ``seed + first / group``
+    .., organisations from group ``first / group`` on), stepped as one batch with its own
+    random draws: the split is part of what a training run is, and the same split gives the
+    same policy whether the units run in this process or on any number of workers."""
+    if size <= 0 or size >= n:
+        return [(0, n)]
+    per = max(group, size // group * group)
+    return [(lo, min(per, n - lo)) for lo in range(0, n, per)]
+
+
+def valid_unit(source, net, state, kind: str, n: int, seed: int, offset: int) -> list:
+    """A validation unit: :func:`episodes_unit` with the greedy policy."""
+    return episodes_unit(source, kind, lambda env: greedy(net, env.obs, env.mask), n, seed, "valid",
+                         offset)
+
+
+def dagger_unit(source, net, state: dict, unit, p: dict) -> dict:
+    """One DAgger round of one unit (see :func:`dagger`): ``unit`` is ``(k, kind, first,
+    count)``, ``p`` the round's settings. The unit's environments live in ``state`` from
+    round to round (a rotating source makes new ones each round). Returns the samples to
+    learn, in order, and the round's counts."""
+    k, kind, lo, m = unit
+    r, key = p["round"], ("dagger", k, lo)
+    env = state.get(key)
+    if env is None or (p["rotate"] and r > 0):
+        if env is not None:
+            del state[key]
+            env.close()
+        base = TRAIN_SEED + 1_000 * k + (r * p["envs"] if p["rotate"] else 0)
+        env = source.envs(kind, m, base + lo, **({"offset": lo} if lo else {}))
+        state[key] = env
+    rng = np.random.default_rng([p["seed"], 1, r, k, lo])
+    skip_p, alt_q, mistakes = p["skip_harness"], p["skip_label"], p["mistakes"]
+    skipping = skip_p > 0 or alt_q > 0
+    harness = harness_templates(source.layout) if skipping else None
+    # Suite: only once a plan step is active; skipping the plan itself would leave the static
+    # rule no step to record a cursor in for the rest of the episode (no labels there at all).
+    in_plan = skipping and getattr(source, "skip_in_plan_only", True)
+    active = feature_offset(source.layout, "global", "has_active_step") if in_plan else 0
+    beta = p["beta"]
+    obs, mask, act, eps = [], [], [], []
+    c = {"agree": 0, "seen": 0, "refused": 0, "skipped": 0, "alt_labelled": 0, "steps": 0}
+
+    def learn(rows, labels):
+        if rows.any():
+            obs.append(env.obs[rows])
+            mask.append(env.mask[rows])
+            act.append(labels[rows])
+
+    for _ in range(p["steps"]):
+        labels, bad = source.labels(env)
+        labels = labels.astype(np.int64)  # a copy: skip_labels may reuse its array
+        c["refused"] += bad
+        ok = labels >= 0
+        learn(ok, labels)
+        mine = greedy(net, env.obs, env.mask).astype(np.int64)
+        if mistakes > 0:
+            wrong = ok & (mine != labels)
+            for _ in range(mistakes):
+                learn(wrong, labels)
+        planned = env.obs[:, active] > 0 if in_plan else np.ones(env.n, bool)
+        if alt_q > 0:
+            alt = source.skip_labels(env).astype(np.int64)
+            extra = (ok & harness[np.maximum(labels, 0)] & (alt >= 0) & (alt != labels)
+                     & planned & (rng.random(env.n) < alt_q))
+            learn(extra, alt)
+            c["alt_labelled"] += int(extra.sum())
+        c["agree"] += int((mine[ok] == labels[ok]).sum())
+        c["seen"] += int(ok.sum())
+        use_teacher = (rng.random(env.n) < beta) & ok
+        a = np.where(use_teacher, labels, mine).astype(np.uint32)
+        if skip_p > 0:
+            skip = harness[a] & (rng.random(env.n) < skip_p) & planned
+            if skip.any():
+                if alt_q <= 0:
+                    alt = source.skip_labels(env)
+                skip &= alt >= 0
+                a = np.where(skip, alt, a).astype(np.uint32)
+                c["skipped"] += int(skip.sum())
+        done = env.step(a)[3]
+        c["steps"] += env.n
+        eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
+    width = env.obs.shape[1], env.mask.shape[1]
+    return {"obs": np.concatenate(obs) if obs else np.zeros((0, width[0]), np.float32),
+            "mask": np.concatenate(mask) if mask else np.zeros((0, width[1]), np.uint8),
+            "act": np.concatenate(act) if act else np.zeros(0, np.int64), "eps": eps, **c}
+
+
+def grpo_unit(source, net, state, kind: str, n: int, seed: int, group: int, offset: int,
+              entropy: list) -> tuple[list, list]:
+    """GRPO's episodes of one unit (see :func:`grpo`): ``n`` fresh environments in groups of
+    ``group``, one whole episode each, sampled from the policy with the generator seeded by
+    ``entropy``. Returns each environment's steps (observation, mask, template, log-prob) and
+    its episode."""
+    env = source.envs(kind, n, seed, group=group, **({"offset": offset} if offset else {}))
+    rng = np.random.default_rng(entropy)
+    try:
+        traj = [[] for _ in range(n)]
+        finished: list[dict | None] = [None] * n
+        while any(f is None for f in finished):
+            obs, mask = env.obs.copy(), env.mask.copy()
+            with torch.no_grad():
+                logits, _ = net(tensor(obs), tensor(mask))
+            a, logp = sample(logits, mask, rng)
+            a_np, warming = warm_up(source, env, a.astype(np.uint32))
+            done = env.step(a_np)[3]
+            for i in range(n):
+                if finished[i] is None and not warming[i]:
+                    traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
+                    if done[i]:
+                        finished[i] = env.last_episode(i)
+    finally:
+        env.close()
+    return traj, finished
+
+
+#: The kinds of unit a pool runs, by name.
+UNITS = {"valid": valid_unit, "dagger": dagger_unit, "grpo": grpo_unit}
+
+
+class LocalPool:
+    """The rollout side in this process: the units of a job run one after another, with the
+    learner's own network. ``unit_envs`` is :func:`unit_slices`' size (0: one unit per kind;
+    validation then runs 64 environments at a time). :class:`evoharness.distributed.RayPool`
+    runs the same units on Ray workers."""
+
+    workers = 0
+
+    def __init__(self, source, unit_envs: int = 0):
+        self.source, self.unit_envs, self.state = source, int(unit_envs), {}
+
+    def run(self, job: str, net, jobs: list) -> list:
+        """Each of ``jobs`` (a tuple of arguments) as a unit of kind ``job``: the results, in
+        order."""
+        return [UNITS[job](self.source, net, self.state, *a) for a in jobs]
+
+    def close_units(self) -> None:
+        """Closes the environments units keep (DAgger's) between calls."""
+        for env in self.state.values():
+            env.close()
+        self.state.clear()
+
+    close = close_units
 
 
 # --- The two stages --------------------------------------------------------------------------
@@ -558,7 +734,7 @@ def teacher_labels(env: VecEnv, teacher) -> tuple[np.ndarray, int]:
     return labels, refused
 
 
-def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
+def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None):
     """Behaviour cloning with DAgger: the teacher labels the states the learner visits (every
     kind of the source, ``args.envs`` environments each); the teacher's share of the executed
     actions falls from 1 to 0 over the first half of the rounds. Returns the checkpoints for
@@ -580,84 +756,54 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng):
     With ``args.mistakes`` = K > 0, each state where the learner's own greedy choice is not
     the teacher's label is learned K more times: the rare states a learner gets wrong (after
     a remedy failed, a lesson already noted) weigh as much as the common ones it has right,
-    and a deterministic policy that loops in one of them fails its whole episode."""
+    and a deterministic policy that loops in one of them fails its whole episode.
+
+    The environments run in units (``args.unit_envs``, :func:`unit_slices`) of ``pool``
+    (:class:`LocalPool` if none), each with its own random draws (:func:`dagger_unit`); the
+    learner adds their samples unit by unit, fits, and validates through the same pool."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    skip_p = float(getattr(args, "skip_harness", 0.0))
-    alt_q = float(getattr(args, "skip_label", 0.0))
-    mistakes = int(getattr(args, "mistakes", 0))
-    skipping = skip_p > 0 or alt_q > 0
-    harness = harness_templates(source.layout) if skipping else None
-    # Suite: only once a plan step is active; skipping the plan itself would leave the static
-    # rule no step to record a cursor in for the rest of the episode (no labels there at all).
-    in_plan = skipping and getattr(source, "skip_in_plan_only", True)
-    active = feature_offset(source.layout, "global", "has_active_step") if in_plan else 0
-    rotate = bool(getattr(source, "rotate", False))
-
-    def make_envs(r: int):
-        # A source that rotates (v3) gets new environments, in other organisations, each round.
-        return [source.envs(kind, args.envs, TRAIN_SEED + 1_000 * k + (r * args.envs if rotate else 0))
-                for k, kind in enumerate(source.kinds)]
-
-    envs = make_envs(0)
+    own = pool is None
+    pool = pool or LocalPool(source, getattr(args, "unit_envs", 0))
+    units = [(k, kind, lo, m) for k, kind in enumerate(source.kinds)
+             for lo, m in unit_slices(args.envs, 1, pool.unit_envs)]
+    settings = {"steps": args.round_steps, "envs": args.envs, "seed": int(getattr(args, "seed", 0)),
+                "skip_harness": float(getattr(args, "skip_harness", 0.0)),
+                "skip_label": float(getattr(args, "skip_label", 0.0)),
+                "mistakes": int(getattr(args, "mistakes", 0)),
+                # A source that rotates (v3) gets new environments, in other organisations,
+                # each round.
+                "rotate": bool(getattr(source, "rotate", False))}
     best = None
     try:
         for r in range(args.rounds):
-            if rotate and r > 0:
-                for env in envs:
-                    env.close()
-                envs = []  # closed: the `finally` below must not close them again
-                envs = make_envs(r)
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
-            agree = seen = refused = skipped = alt_labelled = 0
-            eps = []
-            for _ in range(args.round_steps):
-                for env in envs:
-                    labels, bad = source.labels(env)
-                    labels = labels.astype(np.int64)  # a copy: skip_labels may reuse its array
-                    refused += bad
-                    ok = labels >= 0
-                    buf.add(env.obs[ok], env.mask[ok], labels[ok])
-                    mine = greedy(net, env.obs, env.mask).astype(np.int64)
-                    if mistakes > 0:
-                        wrong = ok & (mine != labels)
-                        for _ in range(mistakes):
-                            buf.add(env.obs[wrong], env.mask[wrong], labels[wrong])
-                    planned = env.obs[:, active] > 0 if in_plan else np.ones(env.n, bool)
-                    if alt_q > 0:
-                        alt = source.skip_labels(env).astype(np.int64)
-                        extra = (ok & harness[np.maximum(labels, 0)] & (alt >= 0) & (alt != labels)
-                                 & planned & (rng.random(env.n) < alt_q))
-                        buf.add(env.obs[extra], env.mask[extra], alt[extra])
-                        alt_labelled += int(extra.sum())
-                    agree += int((mine[ok] == labels[ok]).sum())
-                    seen += int(ok.sum())
-                    use_teacher = (rng.random(env.n) < beta) & ok
-                    a = np.where(use_teacher, labels, mine).astype(np.uint32)
-                    if skip_p > 0:
-                        skip = harness[a] & (rng.random(env.n) < skip_p) & planned
-                        if skip.any():
-                            if alt_q <= 0:
-                                alt = source.skip_labels(env)
-                            skip &= alt >= 0
-                            a = np.where(skip, alt, a).astype(np.uint32)
-                            skipped += int(skip.sum())
-                    done = env.step(a)[3]
-                    eps += [episode_row(env.last_episode(int(i))) for i in np.flatnonzero(done)]
+            t = time.time()
+            parts = pool.run("dagger", net, [(u, {**settings, "round": r, "beta": beta}) for u in units])
+            rollout_s = time.time() - t
+            c = {key: sum(part[key] for part in parts)
+                 for key in ("agree", "seen", "refused", "skipped", "alt_labelled", "steps")}
+            eps = [e for part in parts for e in part["eps"]]
+            for part in parts:
+                buf.add(part["obs"], part["mask"], part["act"])
+            t = time.time()
             loss = fit(net, opt, buf, args.epochs, args.batch, rng)
-            v = validate(net, source, VALID_SEED, args.valid_episodes)
+            learn_s = time.time() - t
+            v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
             log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
-                agreement=round(agree / max(1, seen), 4), teacher_refused=refused,
-                **({"skipped": skipped} if skip_p > 0 else {}),
-                **({"skip_labelled": alt_labelled} if alt_q > 0 else {}),
+                agreement=round(c["agree"] / max(1, c["seen"]), 4), teacher_refused=c["refused"],
+                **({"skipped": c["skipped"]} if settings["skip_harness"] > 0 else {}),
+                **({"skip_labelled": c["alt_labelled"]} if settings["skip_label"] > 0 else {}),
                 train_success=round(float(np.mean([e["success"] for e in eps])), 3) if eps else None,
                 train_harness=round(float(np.mean([e["harness"] for e in eps])), 3) if eps else None,
+                rollout_steps=c["steps"], rollout_s=round(rollout_s, 3), learn_s=round(learn_s, 3),
                 **valid_fields(v))
             best = select(best, v, net, ("dagger", r))
             if time.time() > deadline:
                 break
     finally:
-        for env in envs:
-            env.close()
+        pool.close_units()
+        if own:
+            pool.close()
     return best
 
 
@@ -778,7 +924,7 @@ def warm_up(source, env, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return actions, warming
 
 
-def grpo(net, source, args, log, deadline: float, best, rng):
+def grpo(net, source, args, log, deadline: float, best, rng, pool=None):
     """Cost-aware GRPO. Every iteration starts fresh environments: for each kind (the
     source's ``rl_kinds`` if it has them),
     ``args.groups`` groups of ``args.group`` that share an organisation and a seed (new seeds
@@ -791,45 +937,49 @@ def grpo(net, source, args, log, deadline: float, best, rng):
     A source with ``warmup`` > 0 (v2 suite tasks, whose agents keep an experience store) has
     its teacher drive each environment's first ``warmup`` episodes, so that the episode
     sampled and learned from is one of an agent whose store is at work. A deterministic
-    teacher leaves a group's members in the same state, so they still share their episode."""
+    teacher leaves a group's members in the same state, so they still share their episode.
+
+    The groups run in units of ``pool`` (:func:`grpo_unit`; whole groups, ``args.unit_envs``
+    environments at most), each sampling with its own generator; the update sees their steps
+    in group order, as from one set."""
     ref = net.twin()
     ref.eval()
     opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
     G = args.group
+    pool = pool or LocalPool(source, getattr(args, "unit_envs", 0))
+    kinds = getattr(source, "rl_kinds", source.kinds)
+    units = unit_slices(G * args.groups, G, pool.unit_envs)
+    seed = int(getattr(args, "seed", 0))
     for it in range(args.rl_iters):
         if time.time() > deadline:
             break
         batch, eps = [], []
-        for kind in getattr(source, "rl_kinds", source.kinds):
-            env = source.envs(kind, G * args.groups, RL_SEED + it * args.groups, group=G)
-            try:
-                n = env.n
-                traj = [[] for _ in range(n)]
-                finished: list[dict | None] = [None] * n
-                while any(f is None for f in finished):
-                    obs, mask = env.obs.copy(), env.mask.copy()
-                    with torch.no_grad():
-                        logits, _ = net(tensor(obs), tensor(mask))
-                    a, logp = sample(logits, mask, rng)
-                    a_np, warming = warm_up(source, env, a.astype(np.uint32))
-                    done = env.step(a_np)[3]
-                    for i in range(n):
-                        if finished[i] is None and not warming[i]:
-                            traj[i].append((obs[i], mask[i], int(a_np[i]), float(logp[i])))
-                            if done[i]:
-                                finished[i] = env.last_episode(i)
-            finally:
-                env.close()
+        t = time.time()
+        jobs = [(kind, m, RL_SEED + it * args.groups + lo // G, G, lo // G, [seed, 2, it, k, lo])
+                for k, kind in enumerate(kinds) for lo, m in units]
+        parts = iter(pool.run("grpo", net, jobs))
+        rollout_s = time.time() - t
+        steps = 0
+        for kind in kinds:
+            traj, finished = [], []
+            for _ in units:
+                tr, fin = next(parts)
+                traj += tr
+                finished += fin
+            steps += sum(len(x) for x in traj)
             batch += group_advantages(traj, finished, G, float(getattr(args, "harness_cost", 0.0)))
             eps += finished
+        t = time.time()
         if batch:
             grpo_update(net, ref, opt, batch, args.rl_epochs,
                         getattr(args, "rl_batch", None) or args.batch, args.kl, rng)
-        v = validate(net, source, VALID_SEED, args.valid_episodes)
+        learn_s = time.time() - t
+        v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
         log(stage=2, iteration=it, steps=len(batch),
             train_reward=round(float(np.mean([f["reward"] for f in eps])), 4),
             train_success=round(float(np.mean([f["success"] for f in eps])), 3),
             train_harness=round(float(np.mean([f["harness_actions"] for f in eps])), 3),
+            rollout_steps=steps, rollout_s=round(rollout_s, 3), learn_s=round(learn_s, 3),
             **valid_fields(v))
         best = select(best, v, net, ("grpo", it))
     return best
@@ -948,7 +1098,7 @@ def flip_kind(scaled, mask: np.ndarray, greedy: np.ndarray, a: np.ndarray, logp:
     return a, lp_all[np.arange(len(a)), a]
 
 
-def ppo(net, source, args, log, deadline: float, best, rng):
+def ppo(net, source, args, log, deadline: float, best, rng, pool=None):
     """Cost-aware PPO with a critic and GAE: per-step credit, where GRPO gives every step of an
     episode that episode's advantage.
 
@@ -1039,7 +1189,7 @@ def ppo(net, source, args, log, deadline: float, best, rng):
                 stats = ppo_update(net, critic, ref, opt, copt, batch, args, rng, not critic_only)
                 resid = np.var(batch["ret"] - batch["val"])
                 stats["explained_var"] = 1.0 - resid / max(1e-12, float(np.var(batch["ret"])))
-            v = validate(net, source, VALID_SEED, args.valid_episodes)
+            v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
             row = dict(stage=2, iteration=it, steps=int(len(batch["act"])),
                        rollout_s=round(rollout_s, 1), critic_only=critic_only)
             if eps:
@@ -1160,7 +1310,7 @@ def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.nda
     return act, tried
 
 
-def rollouts(net, source, args, log, deadline: float, best, rng, update=None):
+def rollouts(net, source, args, log, deadline: float, best, rng, update=None, pool=None):
     """Policy improvement by branching rollouts: no teacher, only the library's reward.
 
     Each kind (the source's ``rl_kinds`` if it has them) runs ``args.groups`` groups of
@@ -1298,7 +1448,7 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None):
             if accepted:
                 accepted_check = c
                 scale_lr(opt, 1.5, args.rl_lr)
-                v = validate(net, source, VALID_SEED, args.valid_episodes)
+                v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
                 log(**row, **valid_fields(v))
                 best = select(best, v, net, ("rollouts", it))
             else:
