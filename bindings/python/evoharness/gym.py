@@ -2,7 +2,9 @@
 :meth:`evoharness.VecEnv.from_worlds` (worlds written in Python); needs ``gymnasium`` 1.x.
 
 Observations are dicts: ``observation`` (the structured-v1 floats) and ``action_mask`` (1 =
-legal template). Actions are template indices. An episode that ends is reset in the same
+legal template). The observation's box is the bounds of its features
+(:func:`observation_bounds`): [-1, 1] for the four features that encode a value's magnitude,
+[0, 1] for every other. Actions are template indices. An episode that ends is reset in the same
 step (Gymnasium's ``SAME_STEP`` autoreset mode): the returned observation is then the next
 episode's first, and ``infos["episode"]`` holds the ended episode's stats (with the usual
 ``infos["_episode"]`` mask). ``terminated`` means the agent finished; ``truncated`` that its
@@ -21,7 +23,48 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("evoharness.gym needs gymnasium (pip install gymnasium)") from e
 
-from .vec_env import VecEnv
+from ._native import EvoharnessError
+from .vec_env import VecEnv, suite_layout
+
+
+#: The structured-v1 features written by ``scalar`` (``core/PROTOCOL.md`` §8.1: an int's signed
+#: log magnitude over 64, a float's x / (1 + |x|), ±1 for infinities, a text's length over 32),
+#: by segment: in [-1, 1]. Every other feature is a flag, a one-hot, a ratio of a part to its
+#: whole, a hash over 2^24, x / (x + k), a confidence, a staleness or a usefulness: in [0, 1].
+SIGNED_FEATURES = frozenset({("fields", "scalar"), ("facts", "scalar"), ("steps", "cursor"),
+                             ("lessons", "remedy_scalar")})
+
+
+def observation_bounds(layout: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of every float of a structured-v1 observation of ``layout`` (the library's
+    layout, as :func:`evoharness.layout` gives it): ``(low, high)``, float32."""
+    n = layout["obs_len"]
+    low, high = np.zeros(n, np.float32), np.ones(n, np.float32)
+    found = set()
+    for seg in layout["segments"]:
+        at = 0
+        for name, width in seg["features"]:
+            if (seg["name"], name) in SIGNED_FEATURES:
+                found.add((seg["name"], name))
+                for row in range(seg["rows"]):
+                    start = seg["offset"] + row * seg["width"] + at
+                    low[start:start + width] = -1.0
+            at += width
+        if at != seg["width"]:
+            raise EvoharnessError(0, f"the library's layout has a {seg['name']} row of "
+                                  f"{seg['width']} floats and features of {at}")
+    if found != SIGNED_FEATURES or n != sum(s["rows"] * s["width"] for s in layout["segments"]):
+        raise EvoharnessError(0, "the library's layout is not the one this package knows "
+                              f"(signed features found: {sorted(found)})")
+    return low, high
+
+
+def _observation_space(layout: dict, actions: int) -> spaces.Dict:
+    low, high = observation_bounds(layout)
+    return spaces.Dict({
+        "observation": spaces.Box(low, high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+    })
 
 
 def _step(wrapper, env, actions):
@@ -57,12 +100,8 @@ class SuiteVectorEnv(VectorEnv):
         self._args = (task, horizon, num_envs, organisations)
         self._env = VecEnv(task, horizon, num_envs, organisations, seed)
         self.num_envs = num_envs
-        n_obs, n_act = self._env.obs_len, self._env.actions
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (n_obs,), np.float32),
-            "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
-        })
-        self.single_action_space = spaces.Discrete(n_act)
+        self.single_observation_space = _observation_space(suite_layout(), self._env.actions)
+        self.single_action_space = spaces.Discrete(self._env.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
@@ -96,12 +135,9 @@ class HarnessVectorEnv(VectorEnv):
         self._factory, self._kwargs = factory, kwargs
         self.harness = VecEnv.from_worlds(factory, num_envs, **kwargs)
         self.num_envs = num_envs
-        n_obs, n_act = self.harness.obs_len, self.harness.actions
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (n_obs,), np.float32),
-            "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
-        })
-        self.single_action_space = spaces.Discrete(n_act)
+        self.single_observation_space = _observation_space(self.harness.layout,
+                                                           self.harness.actions)
+        self.single_action_space = spaces.Discrete(self.harness.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
@@ -124,4 +160,5 @@ class HarnessVectorEnv(VectorEnv):
         self.harness.close()
 
 
-__all__ = ["HarnessVectorEnv", "SuiteVectorEnv", "gymnasium"]
+__all__ = ["HarnessVectorEnv", "SIGNED_FEATURES", "SuiteVectorEnv", "gymnasium",
+           "observation_bounds"]
