@@ -1,6 +1,7 @@
 """The Gymnasium environments: spaces and the observation's bounds, reset, step, a masked-out
 action as a penalised no-op (single environments) or a refusal (vector ones), episode ends and
-their infos, and Gymnasium's own checker."""
+their infos, Gymnasium's own checker, and sb3-contrib's MaskablePPO on a suite task and a
+Python world."""
 
 import copy
 import pathlib
@@ -260,3 +261,39 @@ def test_the_bounds_follow_the_layout_and_refuse_one_they_do_not_know():
     steps["features"] = [["cursor_v2" if f == "cursor" else f, w] for f, w in steps["features"]]
     with pytest.raises(EvoharnessError, match="not the one this package knows"):
         gym_mod.observation_bounds(renamed)
+
+
+# --- sb3-contrib ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["suite-migration", "world-tickets"])
+def test_maskable_ppo_trains_on_it_and_never_takes_a_masked_out_action(name):
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Count(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.steps = self.illegal = self.episodes = 0
+
+        def _on_step(self):
+            for info in self.locals["infos"]:
+                self.steps += 1
+                self.illegal += info["illegal_action"]
+                self.episodes += "episode_stats" in info
+            return True
+
+    env = SINGLES[name]()
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=64,
+                                    n_epochs=2, seed=0, device="cpu")
+    count = Count()
+    model.learn(256, callback=count)
+    assert count.steps == 256 and count.illegal == 0
+    # Episode ends reach sb3's Monitor, which writes info["episode"] for its log.
+    assert len(model.ep_info_buffer) == count.episodes > 0
+    obs, _ = env.reset(seed=0)
+    for _ in range(50):
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        assert env.action_masks()[int(action)]
+        obs, _, _, _, info = env.step(int(action))
+        assert not info["illegal_action"]
+    env.close()
