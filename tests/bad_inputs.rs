@@ -607,7 +607,8 @@ fn corpus_files() -> Vec<(&'static str, Vec<u8>)> {
     );
     add("policy/no-metadata.onnx", onnx::model(|_| {}));
     // Found by the `policy` fuzz target: tract's error quotes the node, and a NUL in it
-    // aborted the process inside ort-sys (vendor/ort-sys.patch).
+    // aborted the process inside ort-sys's error type; our ort-tract port writes it as `\0`
+    // (vendor/ort-tract.patch).
     add(
         "policy/nul-in-node.onnx",
         onnx::with_metadata_of(

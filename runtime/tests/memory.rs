@@ -2,7 +2,9 @@
 //! policy in the fixture world, task after task) for `EVOHARNESS_MEMORY_STEPS` steps (default
 //! 200,000) and fails if the process's resident memory grew by more than 1 MiB between the end
 //! of the warm-up (10,000 steps) and the end. ort 2.0.0-rc.14 leaked one type info per output
-//! per run (about 160 B a step on tract, 530 B on ONNX Runtime); see `vendor/README.md`.
+//! per run (about 160 B a step on tract, 530 B on ONNX Runtime; fixed in rc.15); see
+//! `vendor/README.md`. `tests/registry-user/` runs a copy of this test against the crates as
+//! packaged.
 //!
 //! The tract test runs by default. The ONNX Runtime one needs the library and, since ort's
 //! backend is process-global, runs alone:
