@@ -52,11 +52,26 @@ fn work_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Set to a folder of optimised libraries (`cargo build --release -p evoharness-c -p
+/// evoharness-suite-c` puts them in `target/release`), the programs link those instead of the
+/// debug ones: the libraries hosts ship, built as they build them (the test's own dependencies
+/// are built with its features and profile). `.ci/run` runs the valgrind test that way too.
+const OPTIMISED_LIBS_ENV: &str = "EVOHARNESS_C_LIBS";
+
+fn optimised_libs() -> Option<PathBuf> {
+    std::env::var_os(OPTIMISED_LIBS_ENV)
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+}
+
 /// The folder with `libevoharness.{a,so}` and `libevoharness_suite.{a,so}`: cargo built them as
-/// this test's dependencies, into the folder that holds the test binary.
+/// this test's dependencies, into the folder that holds the test binary (or
+/// [`OPTIMISED_LIBS_ENV`] names another).
 fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let dir = exe.parent().expect("a folder").to_path_buf();
+    let dir = optimised_libs().unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        exe.parent().expect("a folder").to_path_buf()
+    });
     for lib in [
         "libevoharness.a",
         "libevoharness.so",
@@ -65,7 +80,8 @@ fn lib_dir() -> PathBuf {
     ] {
         assert!(
             dir.join(lib).is_file(),
-            "{lib} is not in {}: cargo builds it there as a dependency of this test",
+            "{lib} is not in {}: cargo builds it there as a dependency of this test \
+             (or for {OPTIMISED_LIBS_ENV}, with `cargo build -p evoharness-c -p evoharness-suite-c`)",
             dir.display()
         );
     }
@@ -757,26 +773,50 @@ fn every_program_is_clean_under_address_and_undefined_behaviour_sanitizers() {
 #[test]
 #[ignore = "slow (valgrind); .ci/run runs it"]
 fn every_program_has_zero_errors_and_zero_leaks_under_valgrind() {
-    let supp = repo().join("bindings/c/tests/valgrind.supp");
-    for (p, link) in ALL {
+    let mut supps = vec![repo().join("bindings/c/tests/valgrind.supp")];
+    // Each program with its own arguments, or the C example with another policy.
+    let mut runs: Vec<(Program, Link, Option<PathBuf>)> =
+        ALL.iter().map(|&(p, link)| (p, link, None)).collect();
+    // Optimised libraries: valgrind reports branches that LLVM's loop unswitching put on
+    // uninitialised bytes whose value cannot change the outcome. Only those are suppressed, each
+    // with its proof in `valgrind-optimised/README.md`; the shipped policy (which takes tract's
+    // optimiser down paths the fixtures do not) runs too; and a suppression that matches
+    // nothing any more fails the run, so that it goes.
+    let optimised = optimised_libs().is_some();
+    let optimised_supp = repo().join("bindings/c/tests/valgrind-optimised/tract.supp");
+    if optimised {
+        supps.push(optimised_supp.clone());
+        let policy = repo().join("examples/policies/generalist.onnx");
+        runs.push((Program::CExample, Link::Shared, Some(policy)));
+    }
+    let mut used = String::new();
+    for (i, (p, link, policy)) in runs.into_iter().enumerate() {
         let exe = program(p, link, false);
-        let work = work_dir(&format!("{p:?}-valgrind"));
+        let work = work_dir(&format!("{p:?}-valgrind-{i}"));
+        let args = match policy {
+            Some(policy) => example_args(&policy, &work),
+            None => p.args(&work),
+        };
+        let mut cmd = Command::new("valgrind");
+        cmd.args([
+            "--tool=memcheck",
+            "--leak-check=full",
+            "--show-leak-kinds=definite,indirect,possible",
+            "--errors-for-leak-kinds=definite,indirect,possible",
+            "--track-origins=yes",
+            "--num-callers=60",
+            "--error-exitcode=99",
+        ]);
+        if optimised {
+            // Lists the suppressions used.
+            cmd.arg("-v");
+        }
+        for supp in &supps {
+            cmd.arg(format!("--suppressions={}", supp.display()));
+        }
         let out = run_command(
             &format!("{p:?} under valgrind (is valgrind installed?)"),
-            Command::new("valgrind")
-                .args([
-                    "--tool=memcheck",
-                    "--leak-check=full",
-                    "--show-leak-kinds=definite,indirect,possible",
-                    "--errors-for-leak-kinds=definite,indirect,possible",
-                    "--track-origins=yes",
-                    "--num-callers=60",
-                    "--error-exitcode=99",
-                ])
-                .arg(format!("--suppressions={}", supp.display()))
-                .arg(&exe)
-                .args(p.args(&work))
-                .current_dir(&work),
+            cmd.arg(&exe).args(args).current_dir(&work),
         );
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -787,6 +827,33 @@ fn every_program_has_zero_errors_and_zero_leaks_under_valgrind() {
             assert!(
                 !stderr.contains(kind) || stderr.contains(&format!("{kind}: 0 bytes in 0 blocks")),
                 "{p:?}: {kind}:\n{stderr}"
+            );
+        }
+        used.extend(
+            stderr
+                .lines()
+                .filter(|l| l.contains("used_suppression:"))
+                .map(|l| format!("{l}\n")),
+        );
+    }
+    if optimised {
+        let supp = std::fs::read_to_string(&optimised_supp).expect("the suppression file");
+        let lines: Vec<&str> = supp.lines().map(str::trim).collect();
+        let names: Vec<&str> = lines
+            .windows(2)
+            .filter(|w| w[0] == "{")
+            .map(|w| w[1])
+            .collect();
+        assert!(
+            !names.is_empty(),
+            "no suppression in {}",
+            optimised_supp.display()
+        );
+        for name in names {
+            assert!(
+                used.lines().any(|l| l.contains(name)),
+                "`{name}` ({}) suppressed nothing: remove it and its proof. Used:\n{used}",
+                optimised_supp.display()
             );
         }
     }
