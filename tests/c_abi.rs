@@ -53,10 +53,34 @@ fn work_dir(name: &str) -> PathBuf {
 }
 
 /// Set to a folder of optimised libraries (`cargo build --release -p evoharness-c -p
-/// evoharness-suite-c` puts them in `target/release`), the programs link those instead of the
-/// debug ones: the libraries hosts ship, built as they build them (the test's own dependencies
-/// are built with its features and profile). `.ci/run` runs the valgrind test that way too.
+/// evoharness-suite-c` puts them in `target/release`, `--profile dist` in `target/dist`), the
+/// programs link those instead of the debug ones: the libraries hosts ship, built as they build
+/// them (the test's own dependencies are built with its features and profile). `.ci/run` runs
+/// the valgrind test that way too, on the release libraries.
 const OPTIMISED_LIBS_ENV: &str = "EVOHARNESS_C_LIBS";
+
+/// The profile the libraries of [`OPTIMISED_LIBS_ENV`] were built with, `release` or `dist`
+/// (default: that folder's name, as cargo names it): it picks the valgrind suppressions,
+/// `bindings/c/tests/valgrind-optimised/<profile>.supp`.
+const OPTIMISED_PROFILE_ENV: &str = "EVOHARNESS_C_LIBS_PROFILE";
+
+/// The suppression file for the optimised libraries' profile.
+fn optimised_supp(libs: &Path) -> PathBuf {
+    let profile = std::env::var(OPTIMISED_PROFILE_ENV)
+        .ok()
+        .filter(|p| !p.is_empty())
+        .or_else(|| libs.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    assert!(
+        profile == "release" || profile == "dist",
+        "the libraries in {} were built with which profile? Set {OPTIMISED_PROFILE_ENV} to \
+         `release` or `dist` (each has its own valgrind suppressions)",
+        libs.display()
+    );
+    repo().join(format!(
+        "bindings/c/tests/valgrind-optimised/{profile}.supp"
+    ))
+}
 
 fn optimised_libs() -> Option<PathBuf> {
     std::env::var_os(OPTIMISED_LIBS_ENV)
@@ -777,15 +801,15 @@ fn every_program_has_zero_errors_and_zero_leaks_under_valgrind() {
     // Each program with its own arguments, or the C example with another policy.
     let mut runs: Vec<(Program, Link, Option<PathBuf>)> =
         ALL.iter().map(|&(p, link)| (p, link, None)).collect();
-    // Optimised libraries: valgrind reports branches that LLVM's loop unswitching put on
+    // Optimised libraries: valgrind reports branches that LLVM's optimiser put on
     // uninitialised bytes whose value cannot change the outcome. Only those are suppressed, each
     // with its proof in `valgrind-optimised/README.md`; the shipped policy (which takes tract's
     // optimiser down paths the fixtures do not) runs too; and a suppression that matches
     // nothing any more fails the run, so that it goes.
-    let optimised = optimised_libs().is_some();
-    let optimised_supp = repo().join("bindings/c/tests/valgrind-optimised/tract.supp");
-    if optimised {
-        supps.push(optimised_supp.clone());
+    let optimised_supp = optimised_libs().map(|libs| optimised_supp(&libs));
+    let optimised = optimised_supp.is_some();
+    if let Some(supp) = &optimised_supp {
+        supps.push(supp.clone());
         let policy = repo().join("examples/policies/generalist.onnx");
         runs.push((Program::CExample, Link::Shared, Some(policy)));
     }
@@ -836,7 +860,7 @@ fn every_program_has_zero_errors_and_zero_leaks_under_valgrind() {
                 .map(|l| format!("{l}\n")),
         );
     }
-    if optimised {
+    if let Some(optimised_supp) = optimised_supp {
         let supp = std::fs::read_to_string(&optimised_supp).expect("the suppression file");
         let lines: Vec<&str> = supp.lines().map(str::trim).collect();
         let names: Vec<&str> = lines

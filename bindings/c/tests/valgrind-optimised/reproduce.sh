@@ -4,7 +4,7 @@
 # when valgrind reports the jump at -O3 and nothing at -O2 or at -O3 with LLVM's non-trivial loop
 # unswitching turned off (`-unswitch-threshold=0`), and each build prints `all equal: true`.
 # If -O3 stops reporting, the toolchain no longer unswitches this loop: the suppressions in
-# tract.supp may be stale (the C ABI test fails on one that matches nothing).
+# release.supp and dist.supp may be stale (the C ABI test fails on one that matches nothing).
 #
 #   bindings/c/tests/valgrind-optimised/reproduce.sh [OUT_DIR]
 set -euo pipefail
