@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz every target for a fixed time: `fuzz/run.sh SECONDS` (CI runs `fuzz/run.sh 30`).
+# Fuzz every target for a fixed time: `fuzz/run.sh SECONDS` (by hand; CI runs only this crate's
+# tests, and `fuzz/run.sh N` too when EVOHARNESS_FUZZ_SECONDS=N).
 #
 # Installs what it needs when missing (a nightly toolchain, cargo-fuzz), checks that the
 # checked-in seed corpus is what `cargo run --example seeds` generates, builds every target,
@@ -16,7 +17,7 @@ secs=${1:?usage: fuzz/run.sh SECONDS}
 case $secs in '' | *[!0-9]*) echo "SECONDS must be a whole number, got '$secs'" >&2; exit 2 ;; esac
 cd "$(dirname "$0")"
 
-if ! rustup toolchain list | grep -q '^nightly'; then
+if ! grep -q '^nightly' <<<"$(rustup toolchain list)"; then
     rustup toolchain install nightly --profile minimal
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then

@@ -18,17 +18,18 @@ fi
 as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sudo -u postgres sh -c "$*"; fi; }
 
 version=$(ls /usr/lib/postgresql | sort -n | tail -1)
-if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main"' | grep -q .; then
+# (Tests on captured output, not `cmd | grep -q`: under pipefail that can fail on a match.)
+if [ -z "$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main"')" ]; then
     as_postgres "pg_createcluster $version main" >&2 || true
 fi
-if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" && $4 == "online"' | grep -q .; then
+if [ -z "$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" && $4 == "online"')" ]; then
     if [ "$(id -u)" = 0 ]; then pg_ctlcluster "$version" main start; else sudo pg_ctlcluster "$version" main start; fi
 fi
 port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" { print $3 }')
 
-as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname = 'evoharness'\"" | grep -q 1 ||
+[ "$(as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname = 'evoharness'\"")" = 1 ] ||
     as_postgres "psql -p $port -qc \"CREATE ROLE evoharness LOGIN PASSWORD 'evoharness'\"" >&2
-as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'evoharness_test'\"" | grep -q 1 ||
+[ "$(as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'evoharness_test'\"")" = 1 ] ||
     as_postgres "createdb -p $port -O evoharness evoharness_test" >&2
 # pg_terminate_backend on the role's own sessions (the dropped-connection test) needs nothing
 # more: a role may end its own sessions.
