@@ -141,12 +141,19 @@ if [ "$arch" = sizes ]; then
 fi
 
 say "build the tool and the C libraries, host and $triple (debug)"
-# The host's two builds are the very commands of examples/train/run.sh and .ci/run (the same
-# packages select the same features), so in .ci/run they are already built.
-cargo build --locked -p evoharness-cli --bin evoharness
-cargo build --locked -p evoharness-cli --bin evoharness --target "$triple"
-cargo build --locked -p evoharness-c -p evoharness-suite-c
-cargo build --locked -p evoharness-c -p evoharness-suite-c --target "$triple"
+# One command for each side: cargo resolves dependency features for the packages selected, so
+# separate builds of the tool and of the libraries compiled tract twice. EVOHARNESS_CROSS_HOST_BUILT=1
+# says the host's debug tool and libraries are in the target folder already (.ci/run: its
+# `cargo test --workspace` built them, with the whole workspace's features).
+crates=(-p evoharness-cli -p evoharness-c -p evoharness-suite-c)
+if [ "${EVOHARNESS_CROSS_HOST_BUILT:-0}" = 1 ]; then
+    for f in evoharness libevoharness.a libevoharness.so libevoharness_suite.a libevoharness_suite.so; do
+        [ -f "$tdir/debug/$f" ] || { echo "EVOHARNESS_CROSS_HOST_BUILT=1, but $tdir/debug/$f is missing" >&2; exit 1; }
+    done
+else
+    cargo build --locked "${crates[@]}"
+fi
+cargo build --locked "${crates[@]}" --target "$triple"
 host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
 
 # Linking against the debug archive takes seconds: only when the program is older than its inputs.

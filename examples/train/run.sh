@@ -8,7 +8,7 @@
 #   examples/train/run.sh --smoke --out target/train-smoke/smoke.onnx # a minute or two
 #
 # EVOHARNESS_TRAIN_VENV (default .venv-train) is the venv; EVOHARNESS_TRAIN_PROFILE (default
-# release) the cargo profile of the library and tool (`debug` reuses what `cargo test` built).
+# release) the cargo profile of the library and tool; EVOHARNESS_BIN a tool already built.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
@@ -23,8 +23,12 @@ target="${CARGO_TARGET_DIR:-target}"
 # feature hash, so building it without tract in the shared folder would replace the library
 # the C tests link (with tract) while cargo still thought that one fresh.
 cargo build "${flag[@]}" --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target/no-tract"
-# The tool keeps tract: it checks and evaluates the policy.
-cargo build "${flag[@]}" --locked -q -p evoharness-cli --bin evoharness
+# The tool keeps tract: it checks and evaluates the policy. An EVOHARNESS_BIN already set to a
+# built tool is used as it is (.ci/run passes the one its tests built).
+if [ -z "${EVOHARNESS_BIN:-}" ]; then
+    cargo build "${flag[@]}" --locked -q -p evoharness-cli --bin evoharness
+    EVOHARNESS_BIN="$target/$profile/evoharness"
+fi
 export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_suite.so"
-export EVOHARNESS_BIN="$target/$profile/evoharness"
+export EVOHARNESS_BIN
 exec "$venv/bin/python" examples/train/train.py "$@"

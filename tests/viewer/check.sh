@@ -22,8 +22,12 @@ target="${CARGO_TARGET_DIR:-target}"
 out="${EVOHARNESS_VIEWER_OUT:-$target/viewer-check}"
 rm -rf "$out"
 mkdir -p "$out"
-cargo build -p evoharness-cli --locked
-bin="$target/debug/evoharness"
+# The debug tool, or EVOHARNESS_BIN when set (.ci/run passes the one its tests built).
+bin="${EVOHARNESS_BIN:-}"
+if [ -z "$bin" ]; then
+    cargo build -p evoharness-cli --locked
+    bin="$target/debug/evoharness"
+fi
 
 # Several episodes of three agents, between them every verb: the shipped policy (notes and
 # tracks), a static harness (commits and recalls), the v2 rule with an experience store.
