@@ -143,18 +143,20 @@ fi
 say "build the tool and the C libraries, host and $triple (debug)"
 # One command for each side: cargo resolves dependency features for the packages selected, so
 # separate builds of the tool and of the libraries compiled tract twice. EVOHARNESS_CROSS_HOST_BUILT=1
-# says the host's debug tool and libraries are in the target folder already (.ci/run: its
-# `cargo test --workspace` built them, with the whole workspace's features).
+# says the host's debug tool and libraries are built already (.ci/run: its `cargo test
+# --workspace` built them, with the whole workspace's features: the tool in debug/, the
+# libraries, dependencies of the C ABI test, in debug/deps/).
 crates=(-p evoharness-cli -p evoharness-c -p evoharness-suite-c)
+host_tool="$tdir/debug/evoharness" host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
 if [ "${EVOHARNESS_CROSS_HOST_BUILT:-0}" = 1 ]; then
-    for f in evoharness libevoharness.a libevoharness.so libevoharness_suite.a libevoharness_suite.so; do
-        [ -f "$tdir/debug/$f" ] || { echo "EVOHARNESS_CROSS_HOST_BUILT=1, but $tdir/debug/$f is missing" >&2; exit 1; }
+    host_lib="$tdir/debug/deps"
+    for f in "$host_tool" "$host_lib"/libevoharness{,_suite}.{a,so}; do
+        [ -f "$f" ] || { echo "EVOHARNESS_CROSS_HOST_BUILT=1, but $f is missing" >&2; exit 1; }
     done
 else
     cargo build --locked "${crates[@]}"
 fi
 cargo build --locked "${crates[@]}" --target "$triple"
-host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
 
 # Linking against the debug archive takes seconds: only when the program is older than its inputs.
 fresh() {
@@ -190,7 +192,7 @@ compare() {
     for side in host "$arch"; do
         mkdir -p "$dir/$side"
         case "$prog" in
-            tool) [ "$side" = host ] && exe="$host_lib/evoharness" || exe="$target_lib/evoharness" ;;
+            tool) [ "$side" = host ] && exe="$host_tool" || exe="$target_lib/evoharness" ;;
             *) exe="$bin/$side/$prog" ;;
         esac
         t0=$EPOCHREALTIME
@@ -232,7 +234,7 @@ dir="$tdir/cross/$arch/changed"
 rm -rf "$dir"
 mkdir -p "$dir/other"
 cp -r "$tdir/cross/$arch/eval-tract/host" "$dir/host"
-(cd "$dir/other" && "$host_lib/evoharness" "${eval[@]}" --seeds 1..5 --backend tract) \
+(cd "$dir/other" && "$host_tool" "${eval[@]}" --seeds 1..5 --backend tract) \
     >"$dir/other/eval.json"
 if python3 scripts/cross-compare.py "$dir/host" "$dir/other" | sed 's/^/  /'; then
     die "seeds 1..5 compared equal to seeds 0..4: the comparison cannot see a difference"
