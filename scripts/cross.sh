@@ -142,19 +142,19 @@ fi
 
 say "build the tool and the C libraries, host and $triple (debug)"
 # One command for each side: cargo resolves dependency features for the packages selected, so
-# separate builds of the tool and of the libraries compiled tract twice. EVOHARNESS_CROSS_HOST_BUILT=1
-# says the host's debug tool and libraries are built already (.ci/run: its `cargo test
-# --workspace` built them, with the whole workspace's features: the tool in debug/, the
-# libraries, dependencies of the C ABI test, in debug/deps/).
+# separate builds of the tool and of the libraries compiled tract twice. The host side is not
+# built when EVOHARNESS_BIN (a tool) and EVOHARNESS_C_LIBS (a folder with libevoharness.{a,so}
+# and libevoharness_suite.{a,so}, as tests/c_abi.rs reads it) name debug builds already there
+# (.ci/run: what its `cargo test --workspace` built, with the whole workspace's features).
 crates=(-p evoharness-cli -p evoharness-c -p evoharness-suite-c)
-host_tool="$tdir/debug/evoharness" host_lib="$tdir/debug" target_lib="$tdir/$triple/debug"
-if [ "${EVOHARNESS_CROSS_HOST_BUILT:-0}" = 1 ]; then
-    host_lib="$tdir/debug/deps"
+host_tool="${EVOHARNESS_BIN:-}" host_lib="${EVOHARNESS_C_LIBS:-}" target_lib="$tdir/$triple/debug"
+if [ -n "$host_tool" ] && [ -n "$host_lib" ]; then
     for f in "$host_tool" "$host_lib"/libevoharness{,_suite}.{a,so}; do
-        [ -f "$f" ] || { echo "EVOHARNESS_CROSS_HOST_BUILT=1, but $f is missing" >&2; exit 1; }
+        [ -f "$f" ] || { echo "EVOHARNESS_BIN / EVOHARNESS_C_LIBS: $f is missing" >&2; exit 1; }
     done
 else
     cargo build --locked "${crates[@]}"
+    host_tool="$tdir/debug/evoharness" host_lib="$tdir/debug"
 fi
 cargo build --locked "${crates[@]}" --target "$triple"
 
