@@ -1,10 +1,11 @@
-//! Prints the structured-v1 layout for given capacities as JSON, so that code in other
+//! Prints the structured layout for given capacities as JSON, so that code in other
 //! languages (fixture and training scripts) takes its sizes from the one source of truth.
 //!
-//! `cargo run -q -p evoharness-core --example layout -- FACTS STEPS LESSONS TOOLS`
+//! `cargo run -q -p evoharness-core --example layout -- FACTS STEPS LESSONS TOOLS [VERSION]`
+//! (VERSION: 1 for structured-v1, the default, or 2 for structured-v2)
 
 use evoharness_core::Capacities;
-use evoharness_core::obs::{ABI, LAYOUT_VERSION, Layout, Width};
+use evoharness_core::obs::{Layout, Version, Width};
 
 fn main() {
     let args: Vec<u16> = std::env::args()
@@ -14,8 +15,13 @@ fn main() {
                 .unwrap_or_else(|_| usage(&format!("not a number: {a}")))
         })
         .collect();
-    let [facts, steps, lessons, tools] = args[..] else {
-        usage("four numbers expected")
+    let (facts, steps, lessons, tools, version) = match args[..] {
+        [f, s, l, t] => (f, s, l, t, 1),
+        [f, s, l, t, v] => (f, s, l, t, v),
+        _ => usage("four or five numbers expected"),
+    };
+    let Some(version) = Version::from_number(u32::from(version)) else {
+        usage(&format!("layout version {version}: 1 or 2"))
     };
     let caps = Capacities {
         facts,
@@ -26,10 +32,9 @@ fn main() {
     if let Err(e) = caps.validate() {
         usage(&e.to_string());
     }
-    let l = Layout::new(caps);
+    let l = Layout::with_version(caps, version);
     let segments: Vec<String> = l
-        .segments()
-        .iter()
+        .used_segments()
         .map(|s| {
             let features: Vec<String> = s
                 .features
@@ -53,8 +58,10 @@ fn main() {
         })
         .collect();
     println!(
-        "{{\"abi\": \"{ABI}\", \"layout_version\": {LAYOUT_VERSION}, \"facts\": {facts}, \"steps\": {steps}, \
+        "{{\"abi\": \"{}\", \"layout_version\": {}, \"facts\": {facts}, \"steps\": {steps}, \
          \"lessons\": {lessons}, \"tools\": {tools}, \"obs_len\": {}, \"actions\": {}, \"segments\": [{}]}}",
+        version.abi(),
+        version.number(),
         l.obs_len(),
         l.actions(),
         segments.join(", ")
@@ -62,6 +69,6 @@ fn main() {
 }
 
 fn usage(why: &str) -> ! {
-    eprintln!("layout: {why}\nusage: layout FACTS STEPS LESSONS TOOLS");
+    eprintln!("layout: {why}\nusage: layout FACTS STEPS LESSONS TOOLS [VERSION]");
     std::process::exit(2)
 }

@@ -157,6 +157,24 @@ pub enum Verb {
     Finish = 5,
 }
 
+impl Verb {
+    /// How many verbs there are.
+    pub const COUNT: usize = 6;
+
+    /// The verb with this discriminant.
+    pub const fn from_u8(v: u8) -> Option<Self> {
+        Some(match v {
+            0 => Verb::Act,
+            1 => Verb::Track,
+            2 => Verb::Commit,
+            3 => Verb::Recall,
+            4 => Verb::Note,
+            5 => Verb::Finish,
+            _ => return None,
+        })
+    }
+}
+
 /// One action.
 ///
 /// An [`Action`] is either a world action (`Act`, a tool call the host dispatches) or a harness

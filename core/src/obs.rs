@@ -1,5 +1,7 @@
-//! The structured-v1 policy ABI: the observation a policy sees, the action templates it
-//! chooses among, and the mask of templates that are legal now.
+//! The structured policy ABIs (`structured-v1`, `structured-v2`: [`Version`]): the observation
+//! a policy sees, the action templates it chooses among, and the mask of templates that are
+//! legal now. The versions share the templates and the mask; structured-v2's observation is
+//! structured-v1's with one segment appended.
 //!
 //! Everything is derived from a workspace's [`Capacities`](crate::Capacities) through a
 //! [`Layout`]: the observation length, each segment's offset, each feature's meaning, and the
@@ -22,7 +24,7 @@ mod template;
 
 pub use encode::{hash01, scalar};
 pub use layout::{
-    ABI, EVENT, FACT, FIELD, Feature, GLOBAL, LAYOUT_VERSION, LESSON, Layout, ObsError, STEP,
-    Segment, Width,
+    ABI, COST_VERBS, EVENT, FACT, FIELD, Feature, GLOBAL, HARNESS, HARNESS_VERBS, LAYOUT_VERSION,
+    LESSON, Layout, ObsError, SEGMENTS_MAX, STEP, STREAK_BUCKETS, Segment, Version, Width,
 };
 pub use template::{STEP_TEMPLATE_VERBS, Source, Template};

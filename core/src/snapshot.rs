@@ -14,6 +14,7 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::action::Verb;
 use crate::belief::Fact;
 use crate::event::EventBuf;
 use crate::experience::Lesson;
@@ -24,8 +25,12 @@ use crate::workspace::{Capacities, Config, Workspace};
 
 /// The first four bytes of every snapshot.
 pub const MAGIC: [u8; 4] = *b"EVHW";
-/// The snapshot format version this crate writes and reads.
-pub const FORMAT: u16 = 1;
+/// The snapshot format version this crate writes. It reads this one and every earlier one.
+///
+/// Format 2 adds the harness streak and the last action's verb (what a structured-v2
+/// observation shows) after the last world action; a format 1 snapshot restores with a streak
+/// of 0 and no last verb, as a task that has just begun.
+pub const FORMAT: u16 = 2;
 const HEAD: usize = 4 + 2 + 4;
 
 /// CRC-32/ISO-HDLC (the zlib/IEEE CRC-32) with a 1 KiB table: small flash matters more here
@@ -42,6 +47,8 @@ pub const fn max_len(caps: Capacities) -> usize {
         + 2 * u32::BOUND
         + Option::<bool>::BOUND
         + Option::<u16>::BOUND
+        + u16::BOUND
+        + Option::<u8>::BOUND
         + Option::<EventBuf>::BOUND
         + 3 * u16::BOUND
         + caps.facts as usize * Fact::BOUND
@@ -85,7 +92,7 @@ impl core::fmt::Display for SnapshotError {
             UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "snapshot format {v} is not supported (this side reads {FORMAT})"
+                    "snapshot format {v} is not supported (this side reads formats 1 to {FORMAT})"
                 )
             }
             Checksum => f.write_str("the snapshot checksum does not match (corrupted)"),
@@ -157,6 +164,7 @@ impl<St: Storage> Workspace<St> {
         out.put(&(caps.facts, caps.steps, caps.lessons))?;
         out.put(&self.config)?;
         out.put(&(self.clock, self.spent, self.finished, self.last_act))?;
+        out.put(&(self.streak, self.last_verb.map(|v| v as u8)))?;
         out.put(&self.event)?;
         // Lengths fit u16: capacities do.
         out.put(&(self.belief.len() as u16))?;
@@ -187,15 +195,15 @@ impl<St: Storage> Workspace<St> {
     /// Replaces the whole state with a snapshot's. All-or-nothing: on error the workspace is
     /// unchanged.
     pub fn restore(&mut self, bytes: &[u8]) -> Result<(), SnapshotError> {
-        let body = frame(bytes)?;
-        self.read(body, false)?;
-        self.read(body, true)
+        let (version, body) = frame(bytes)?;
+        self.read(version, body, false)?;
+        self.read(version, body, true)
     }
 
     /// Reads the body; checks everything when `write` is false, stores it when true. The
     /// checking pass runs first and the decoding is deterministic, so the storing pass cannot
     /// fail half-way.
-    fn read(&mut self, body: &[u8], write: bool) -> Result<(), SnapshotError> {
+    fn read(&mut self, version: u16, body: &[u8], write: bool) -> Result<(), SnapshotError> {
         let mut r = In { rest: body };
         let (facts, steps, lessons): (u16, u16, u16) = r.get()?;
         let config: Config = r.get()?;
@@ -209,6 +217,12 @@ impl<St: Storage> Workspace<St> {
             return Err(SnapshotError::CapacityMismatch);
         }
         let (clock, spent, finished, last_act): (u32, u32, Option<bool>, Option<u16>) = r.get()?;
+        let (streak, last_verb): (u16, Option<u8>) =
+            if version >= 2 { r.get()? } else { (0, None) };
+        let last_verb = match last_verb {
+            None => None,
+            Some(v) => Some(Verb::from_u8(v).ok_or(SnapshotError::Invalid)?),
+        };
         let event: Option<EventBuf> = r.get()?;
         if spent > config.budget || last_act.is_some_and(|t| t >= config.tools) {
             return Err(SnapshotError::Invalid);
@@ -219,6 +233,8 @@ impl<St: Storage> Workspace<St> {
             self.spent = spent;
             self.finished = finished;
             self.last_act = last_act;
+            self.streak = streak;
+            self.last_verb = last_verb;
             self.event = event;
             self.belief.table.clear();
             self.progress.table.clear();
@@ -270,8 +286,8 @@ fn earlier<T: DeserializeOwned>(at: &[u8], n: usize, pred: impl Fn(&T) -> bool) 
     (0..n).any(|_| r.get::<T>().is_ok_and(|g| pred(&g)))
 }
 
-/// Checks the framing and checksum; returns the body.
-fn frame(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+/// Checks the framing and checksum; returns the format version and the body.
+fn frame(bytes: &[u8]) -> Result<(u16, &[u8]), SnapshotError> {
     if bytes.len() >= 4 && bytes[..4] != MAGIC {
         return Err(SnapshotError::BadMagic);
     }
@@ -279,7 +295,7 @@ fn frame(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
         return Err(SnapshotError::Truncated);
     }
     let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if version != FORMAT {
+    if version == 0 || version > FORMAT {
         return Err(SnapshotError::UnsupportedVersion(version));
     }
     let len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
@@ -295,5 +311,5 @@ fn frame(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     if CRC.checksum(&bytes[..end]) != crc {
         return Err(SnapshotError::Checksum);
     }
-    Ok(&bytes[HEAD..end])
+    Ok((version, &bytes[HEAD..end]))
 }

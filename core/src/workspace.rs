@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{
-    Action, ApplyError, Arg, Change, Commit, Costs, KeyArg, Note, Outcome, StepRef, ToolCall, Track,
+    Action, ApplyError, Arg, Change, Commit, Costs, KeyArg, Note, Outcome, StepRef, ToolCall,
+    Track, Verb,
 };
 use crate::belief::{Belief, Fact, Provenance};
 use crate::event::{Event, EventBuf};
@@ -154,6 +155,10 @@ pub struct Workspace<S: Storage> {
     pub(crate) spent: u32,
     pub(crate) finished: Option<bool>,
     pub(crate) last_act: Option<u16>,
+    /// Harness actions since the last world action of this task (saturating).
+    pub(crate) streak: u16,
+    /// The verb of the last action of this task.
+    pub(crate) last_verb: Option<Verb>,
     pub(crate) event: Option<EventBuf>,
     pub(crate) belief: Belief<S::Facts>,
     pub(crate) progress: Progress<S::Steps>,
@@ -225,6 +230,8 @@ impl<St: Storage> Workspace<St> {
             spent: 0,
             finished: None,
             last_act: None,
+            streak: 0,
+            last_verb: None,
             event: None,
             belief: Belief::new(facts),
             progress: Progress::new(steps),
@@ -306,6 +313,20 @@ impl<St: Storage> Workspace<St> {
         self.last_act
     }
 
+    /// How many harness actions (`track`, `commit`, `recall`, `note`) were applied since the
+    /// last world action of this task, or since it began (saturating at `u16::MAX`). A
+    /// structured-v2 observation shows it, so that a policy can tell a workspace it has just
+    /// edited from the same workspace before the edit.
+    pub fn harness_streak(&self) -> u16 {
+        self.streak
+    }
+
+    /// The verb of the last action applied in this task (`None` at its start and after a
+    /// restart from a durable copy).
+    pub fn last_verb(&self) -> Option<Verb> {
+        self.last_verb
+    }
+
     /// Makes `event` the current event (a copy; the borrow ends here). Costs nothing.
     pub fn observe(&mut self, event: &Event<'_>) {
         self.observe_owned(EventBuf::from_event(event));
@@ -328,6 +349,8 @@ impl<St: Storage> Workspace<St> {
         self.spent = 0;
         self.finished = None;
         self.last_act = None;
+        self.streak = 0;
+        self.last_verb = None;
     }
 
     /// A restart from a durable copy: Belief, Progress and Experience become `durable`'s
@@ -364,6 +387,8 @@ impl<St: Storage> Workspace<St> {
                 .is_ok();
         debug_assert!(fits, "checked above");
         self.last_act = None;
+        self.streak = 0;
+        self.last_verb = None;
         self.event = None;
         Ok(())
     }
@@ -599,12 +624,22 @@ impl<St: Storage> Workspace<St> {
             },
             Action::Finish { success } => Resolved::Finish { success: *success },
         };
-        Ok(Staged { cost, change })
+        Ok(Staged {
+            cost,
+            verb: action.verb(),
+            change,
+        })
     }
 
     fn apply_staged(&mut self, staged: Staged) -> Outcome {
         self.spent += u32::from(staged.cost);
         self.clock = self.clock.wrapping_add(1);
+        self.last_verb = Some(staged.verb);
+        self.streak = match staged.verb {
+            Verb::Act => 0,
+            Verb::Finish => self.streak,
+            _ => self.streak.saturating_add(1),
+        };
         let now = self.clock;
         // Slot indices fit u16: capacities are validated at construction.
         let s16 = |i: usize| i as u16;
@@ -801,6 +836,7 @@ impl<St: Storage> Workspace<St> {
 /// A checked action, resolved against the state; applying it cannot fail.
 struct Staged {
     cost: u16,
+    verb: Verb,
     change: Resolved,
 }
 
@@ -872,6 +908,8 @@ where
             spent: self.spent,
             finished: self.finished,
             last_act: self.last_act,
+            streak: self.streak,
+            last_verb: self.last_verb,
             event: self.event.clone(),
             belief: self.belief.clone(),
             progress: self.progress.clone(),

@@ -9,14 +9,15 @@ use core::fmt::Debug;
 
 use serde::{Deserialize, Serialize};
 
-use evoharness_core::obs::{self, Layout, Segment, Source, Template, Width};
+use evoharness_core::obs::{self, Layout, Segment, Source, Template, Version, Width};
 use evoharness_core::snapshot::{self, SnapshotError};
 use evoharness_core::wire::{COBS_FRAME_MAX, DecodeError, FRAME_MAX, Frame, Message, VERSION};
 use evoharness_core::{
     ARGS_MAX, Action, ApplyError, Arg, Blob, CAPACITY_MAX, Capacities, Change, Commit, Config,
     Event, EventBuf, EventKind, FIELDS_MAX, Fact, Field, InlineWorkspace, KEY_MAX, Key, KeyArg,
     Lesson, Note, Outcome, Provenance, RECALL_MAX, REMOVE_MAX, Recalled, Status, Step, StepRef,
-    StepVerb, Storage, TEXT_MAX, TOOLS_MAX, Text, ToolCall, Track, Value, ValueRef, Workspace,
+    StepVerb, Storage, TEXT_MAX, TOOLS_MAX, Text, ToolCall, Track, Value, ValueRef, Verb,
+    Workspace,
 };
 
 fn hex(b: &[u8]) -> String {
@@ -572,15 +573,32 @@ const FRAME_EVENT: &[u8] = &[
 /// The snapshot of [`tiny`].
 #[rustfmt::skip]
 const SNAPSHOT_TINY: &[u8] = &[
-    0x45, 0x56, 0x48, 0x57, 0x01, 0x00, 0x3f, 0x00, 0x00, 0x00, // magic, format, body length
+    0x45, 0x56, 0x48, 0x57, 0x02, 0x00, 0x42, 0x00, 0x00, 0x00, // magic, format, body length
     0x02, 0x02, 0x01,                                           // capacities
     0x01, 0x0a, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00,             // config
     0x05, 0x05, 0x00, 0x01, 0x00,                               // clock, spent, finished, last act
+    0x04, 0x01, 0x04,                                           // harness streak, last verb
     0x01, 0x00, 0x00, 0x01, 0x02, 0x69, 0x64, 0x01, 0x0e,       // event
     0x01, 0x02, 0x69, 0x64, 0x01, 0x0e, 0x00, 0x00, 0x80, 0x3f, 0x01, 0x00, 0x02, 0x02, // facts
     0x01, 0x03, 0x01, 0x61, 0x01, 0x01, 0x00, 0x00, 0x04,       // steps
     0x01, 0x03, 0x04, 0x45, 0x34, 0x32, 0x39, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0x05, 0x00, // lessons
-    0xc3, 0xb8, 0x90, 0xdc,                                     // CRC-32
+    0xac, 0x1a, 0x7b, 0x3c,                                     // CRC-32
+];
+
+/// The same workspace in snapshot format 1 (no harness streak, no last verb): still restored.
+const SNAPSHOT_TINY_V1: &[u8] = &[
+    0x45, 0x56, 0x48, 0x57, 0x01, 0x00, 0x3f, 0x00, 0x00,
+    0x00, // magic, format 1, body length
+    0x02, 0x02, 0x01, // capacities
+    0x01, 0x0a, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, // config
+    0x05, 0x05, 0x00, 0x01, 0x00, // clock, spent, finished, last act
+    0x01, 0x00, 0x00, 0x01, 0x02, 0x69, 0x64, 0x01, 0x0e, // event
+    0x01, 0x02, 0x69, 0x64, 0x01, 0x0e, 0x00, 0x00, 0x80, 0x3f, 0x01, 0x00, 0x02,
+    0x02, // facts
+    0x01, 0x03, 0x01, 0x61, 0x01, 0x01, 0x00, 0x00, 0x04, // steps
+    0x01, 0x03, 0x04, 0x45, 0x34, 0x32, 0x39, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0x05,
+    0x00, // lessons
+    0xc3, 0xb8, 0x90, 0xdc, // CRC-32
 ];
 
 /// Every named golden byte string, by the name PROTOCOL.md quotes it under.
@@ -590,6 +608,7 @@ const NAMED: &[(&str, &[u8])] = &[
     ("FRAME_ILLEGAL_SEQ300", FRAME_ILLEGAL_SEQ300),
     ("FRAME_EVENT", FRAME_EVENT),
     ("SNAPSHOT_TINY", SNAPSHOT_TINY),
+    ("SNAPSHOT_TINY_V1", SNAPSHOT_TINY_V1),
 ];
 
 #[test]
@@ -831,6 +850,33 @@ fn snapshot_of_a_tiny_workspace() {
     assert_eq!(fresh.progress().steps()[0].status, Status::Active);
     assert_eq!(fresh.experience().lessons()[0].remedy, Value::Int(0));
     assert_eq!(fresh.last_act(), Some(0));
+    assert_eq!(fresh.harness_streak(), 4);
+    assert_eq!(fresh.last_verb(), Some(Verb::Note));
+}
+
+#[test]
+fn a_format_1_snapshot_restores_as_a_task_just_begun() {
+    assert_eq!(
+        crc32fast::hash(&SNAPSHOT_TINY_V1[..SNAPSHOT_TINY_V1.len() - 4]).to_le_bytes(),
+        SNAPSHOT_TINY_V1[SNAPSHOT_TINY_V1.len() - 4..]
+    );
+    let mut fresh = InlineWorkspace::<2, 2, 1>::new(Config::new(1, 10)).unwrap();
+    fresh.restore(SNAPSHOT_TINY_V1).unwrap();
+    // Everything format 1 holds is restored; what it lacks reads as a task's start.
+    assert_eq!(fresh.harness_streak(), 0);
+    assert_eq!(fresh.last_verb(), None);
+    let mut want = tiny();
+    want.restore(SNAPSHOT_TINY).unwrap();
+    let mut v1 = snap(&fresh);
+    let mut v2 = snap(&want);
+    // Both written in format 2, they differ only in item 3b (and so in the length and CRC).
+    v1.truncate(v1.len() - 4);
+    v2.truncate(v2.len() - 4);
+    assert_eq!(v2.len(), v1.len() + 1);
+    assert_eq!(v1[26..28], [0x00, 0x00]);
+    assert_eq!(v2[26..29], [0x04, 0x01, 0x04]);
+    assert_eq!(v1[10..26], v2[10..26]);
+    assert_eq!(v1[28..], v2[29..]);
 }
 
 /// A copy of the tiny snapshot with its body replaced, length and CRC fixed up.
@@ -854,7 +900,7 @@ fn snapshot_errors_leave_the_workspace_unchanged() {
     };
     let mut bad_conf = body.to_vec();
     // The fact's confidence: 1.0 -> 2.0 (0x3f800000 -> 0x40000000).
-    let at = 31;
+    let at = 34;
     assert_eq!(bad_conf[at..at + 4], [0x00, 0x00, 0x80, 0x3f]);
     bad_conf[at + 2] = 0x00;
     bad_conf[at + 3] = 0x40;
@@ -864,6 +910,10 @@ fn snapshot_errors_leave_the_workspace_unchanged() {
     // last_act = Some(0) -> Some(1), but the task has one tool.
     assert_eq!(last_act[14..16], [0x01, 0x00]);
     last_act[15] = 0x01;
+    let mut last_verb = body.to_vec();
+    // last verb = Some(Note) -> Some(6), which names no verb.
+    assert_eq!(last_verb[16..19], [0x04, 0x01, 0x04]);
+    last_verb[18] = 0x06;
     let cases: Vec<(Vec<u8>, SnapshotError)> = vec![
         (vec![], Truncated),
         (b"EVH".to_vec(), Truncated),
@@ -872,11 +922,13 @@ fn snapshot_errors_leave_the_workspace_unchanged() {
         (SNAPSHOT_TINY[..13].to_vec(), Truncated),
         (SNAPSHOT_TINY[..SNAPSHOT_TINY.len() - 1].to_vec(), Truncated),
         ([SNAPSHOT_TINY, &[0x00]].concat(), TrailingBytes),
-        (with(4, 0x02), UnsupportedVersion(2)),
+        (with(4, 0x03), UnsupportedVersion(3)),
+        (with(4, 0x00), UnsupportedVersion(0)),
         (with(20, 0x06), Checksum),
         (with(SNAPSHOT_TINY.len() - 1, 0x00), Checksum),
         (reframed(&bad_conf), Invalid),
         (reframed(&last_act), Invalid),
+        (reframed(&last_verb), Invalid),
         (reframed(&extra), Malformed),
         (reframed(&body[..body.len() - 1]), Malformed),
     ];
@@ -1333,6 +1385,15 @@ fn protocol_md_constants() {
         obs::ABI,
         obs::LAYOUT_VERSION
     )));
+    assert_eq!(
+        (Version::V2.abi(), Version::V2.number()),
+        ("structured-v2", 2)
+    );
+    assert!(PROTOCOL.contains(&format!(
+        "ABI name `{}`, layout version {}",
+        Version::V2.abi(),
+        Version::V2.number()
+    )));
 }
 
 const LONG_KEY: &str = "kkkkkkkkkkkkkkkk";
@@ -1451,6 +1512,7 @@ fn protocol_md_feature_tables() {
         ("FACT", obs::FACT),
         ("STEP", obs::STEP),
         ("LESSON", obs::LESSON),
+        ("HARNESS", obs::HARNESS),
     ] {
         let rows = table(&format!("features: {name}"));
         assert_eq!(rows.len(), features.len(), "features of {name}");
@@ -1470,9 +1532,15 @@ fn protocol_md_feature_tables() {
         .into_iter()
         .map(|r| r[0].clone())
         .collect();
-    let layout = Layout::new(example_caps());
-    let code: Vec<&str> = layout.segments().iter().map(|s| s.name).collect();
+    let layout = Layout::with_version(example_caps(), Version::V2);
+    let code: Vec<&str> = layout.used_segments().map(|s| s.name).collect();
     assert_eq!(names, code);
+    // structured-v1 is the same segments but the last.
+    let v1: Vec<&str> = Layout::new(example_caps())
+        .used_segments()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(v1[..], code[..code.len() - 1]);
 }
 
 fn example_caps() -> Capacities {
@@ -1517,8 +1585,12 @@ fn protocol_md_size_formulas() {
             4 + t * (1 + f + e) + 3 * f + 6 * s + 2 * l + 5 * e
         );
         assert_eq!(layout.actions(), 44 + t * (9 + f) + 3 * f + 6 * s + 2 * l);
-        assert_eq!(snapshot::max_len(caps), 488 + 69 * f + 113 * s + 86 * l);
-        let seg = layout.segments();
+        assert_eq!(snapshot::max_len(caps), 493 + 69 * f + 113 * s + 86 * l);
+        let v2 = Layout::with_version(caps, Version::V2);
+        assert_eq!(v2.obs_len(), 115 + 2 * t + 17 * f + 13 * s + (10 + t) * l);
+        assert_eq!(v2.actions(), layout.actions());
+        assert_eq!(v2.segments()[..6], layout.segments()[..6]);
+        let seg = v2.segments();
         let spec = [
             (1, 8 + t, 0),
             (1, 4 + t, 8 + t),
@@ -1526,6 +1598,7 @@ fn protocol_md_size_formulas() {
             (f, 17, 100 + 2 * t),
             (s, 13, 100 + 2 * t + 17 * f),
             (l, 10 + t, 100 + 2 * t + 17 * f + 13 * s),
+            (1, 15, 100 + 2 * t + 17 * f + 13 * s + (10 + t) * l),
         ];
         for (sg, (rows, width, offset)) in seg.iter().zip(spec) {
             assert_eq!(
@@ -1614,10 +1687,11 @@ fn feature_names(segments: &[Segment], tools: usize) -> Vec<String> {
 #[cfg_attr(miri, ignore = "text processing of PROTOCOL.md, slow under Miri")]
 fn protocol_md_worked_example() {
     let caps = example_caps();
-    let layout = Layout::new(caps);
+    let layout = Layout::with_version(caps, Version::V2);
     for row in table("example: sizes") {
         let code = match row[0].as_str() {
-            "obs_len" => layout.obs_len(),
+            "obs_len" => Layout::new(caps).obs_len(),
+            "obs_len (structured-v2)" => layout.obs_len(),
             "actions" => layout.actions(),
             "snapshot max_len" => snapshot::max_len(caps),
             other => panic!("unknown quantity {other}"),
@@ -1627,6 +1701,7 @@ fn protocol_md_worked_example() {
     let seg = layout.segments();
     let rows = table("example: segments");
     assert_eq!(rows.len(), seg.len());
+    assert_eq!(seg.len(), Version::V2.segments());
     for (row, s) in rows.iter().zip(&seg) {
         assert_eq!(
             row[..],
@@ -1643,6 +1718,11 @@ fn protocol_md_worked_example() {
     assert_eq!(ws.capacities(), caps);
     let mut obs = vec![0f32; layout.obs_len()];
     layout.encode(&ws, &mut obs).unwrap();
+    // structured-v1's observation is structured-v2's first floats.
+    let v1 = Layout::new(caps);
+    let mut obs1 = vec![0f32; v1.obs_len()];
+    v1.encode(&ws, &mut obs1).unwrap();
+    assert_eq!(obs1[..], obs[..v1.obs_len()]);
     let names = feature_names(&seg, usize::from(caps.tools));
     let code: Vec<(usize, &str, f32)> = obs
         .iter()

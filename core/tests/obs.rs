@@ -372,3 +372,105 @@ fn buffers_and_capacities_are_checked() {
     let mut o = vec![0.0; other.obs_len()];
     assert_eq!(other.encode(&w, &mut o), Err(ObsError::CapacityMismatch));
 }
+
+/// structured-v2's `harness` row: the configured costs, the streak of harness actions since
+/// the last world action and the last harness verb, so that a note that changed nothing is
+/// visible.
+#[test]
+fn structured_v2_shows_the_costs_the_harness_streak_and_the_last_verb() {
+    use evoharness_core::Costs;
+    use evoharness_core::obs::{HARNESS, Version};
+    let v1 = Layout::new(caps());
+    let v2 = Layout::with_version(caps(), Version::V2);
+    assert_eq!(v2.obs_len(), v1.obs_len() + width(HARNESS, 3));
+    assert_eq!(v2.actions(), v1.actions());
+    let seg = v2.segments()[6];
+    assert_eq!(
+        (seg.name, seg.offset, seg.rows),
+        ("harness", v1.obs_len(), 1)
+    );
+    let mut config = Config::new(3, 100);
+    config.costs = Costs {
+        recall: 4,
+        note: 12,
+        ..Costs::default()
+    };
+    let mut w = Ws::new(config).unwrap();
+    let row = |w: &Ws| {
+        let mut o = vec![0.0; v2.obs_len()];
+        v2.encode(w, &mut o).unwrap();
+        let mut o1 = vec![0.0; v1.obs_len()];
+        v1.encode(w, &mut o1).unwrap();
+        assert_eq!(o1[..], o[..v1.obs_len()]);
+        let (costs, rest) = o[v1.obs_len()..].split_at(6);
+        // squash(c, 4): act, track, commit 1; recall 4; note 12; finish 0.
+        assert_eq!(costs, [0.2, 0.2, 0.2, 0.5, 0.75, 0.0]);
+        rest.to_vec()
+    };
+    // A task's start: streak 0, no verb.
+    assert_eq!(row(&w), [1., 0., 0., 0., 0., 0., 0., 0., 0.]);
+    w.observe(
+        &Event::new(EventKind::Error, 0)
+            .with("code", ValueRef::Int(429))
+            .unwrap(),
+    );
+    let note = Action::Note(Note::Add {
+        trigger: Arg::Field(0),
+        remedy: Arg::Lit(ValueRef::Int(1)),
+    });
+    w.apply(&note).unwrap();
+    assert_eq!(row(&w), [0., 1., 0., 0., 0., 0., 0., 0., 1.]);
+    // The same note again merges: the lessons look the same, the streak does not.
+    let lessons = |w: &Ws| {
+        let mut o = vec![0.0; v1.obs_len()];
+        v1.encode(w, &mut o).unwrap();
+        let s = v1.segments()[5];
+        o[s.offset..s.offset + s.rows * s.width].to_vec()
+    };
+    let before = lessons(&w);
+    w.apply(&note).unwrap();
+    assert_eq!(lessons(&w), before);
+    assert_eq!(row(&w), [0., 0., 1., 0., 0., 0., 0., 0., 1.]);
+    for _ in 0..3 {
+        w.apply(&Action::Recall {
+            query: Arg::Field(0),
+            k: 1,
+        })
+        .unwrap();
+    }
+    assert_eq!(w.harness_streak(), 5);
+    assert_eq!(row(&w), [0., 0., 0., 0., 1., 0., 0., 1., 0.], "4 or more");
+    // A world action ends the streak; it is no harness verb.
+    w.apply(&Action::Act {
+        tool: 1,
+        args: Default::default(),
+    })
+    .unwrap();
+    assert_eq!(row(&w), [1., 0., 0., 0., 0., 0., 0., 0., 0.]);
+    w.apply(&Action::Commit(Commit::Plan {
+        label: Arg::Lit(ValueRef::Int(1)),
+    }))
+    .unwrap();
+    assert_eq!(row(&w), [0., 1., 0., 0., 0., 0., 1., 0., 0.]);
+    // A refused action changes nothing, the streak included.
+    assert!(
+        w.apply(&Action::Recall {
+            query: Arg::Field(0),
+            k: 0
+        })
+        .is_err()
+    );
+    assert_eq!(w.harness_streak(), 1);
+    // A restart from a durable copy and the next task start afresh.
+    let mut restarted = w.clone();
+    restarted.restore_tables(&w).unwrap();
+    assert_eq!(
+        (restarted.harness_streak(), restarted.last_verb()),
+        (0, None)
+    );
+    // Finish is no harness action: the streak stays, the last harness verb is gone.
+    w.apply(&Action::Finish { success: true }).unwrap();
+    assert_eq!(row(&w), [0., 1., 0., 0., 0., 0., 0., 0., 0.]);
+    w.reset_task();
+    assert_eq!(row(&w), [1., 0., 0., 0., 0., 0., 0., 0., 0.]);
+}

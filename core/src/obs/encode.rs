@@ -7,7 +7,9 @@ use crate::progress::Status;
 use crate::value::{FNV_OFFSET, Value, ValueKind, fnv1a};
 use crate::workspace::{Storage, Workspace};
 
+use super::layout::{HARNESS_VERBS, STREAK_BUCKETS};
 use super::{Layout, ObsError, Segment};
+use crate::action::Verb;
 
 impl Layout {
     /// Writes the observation into `out` ([`Layout::obs_len`] floats). See `PROTOCOL.md`.
@@ -117,6 +119,26 @@ impl Layout {
                 _ => None,
             };
             w.one_hot(tool, t);
+            w.done();
+        }
+
+        // harness (structured-v2)
+        if seg[6].rows == 1 {
+            let mut w = Writer::new(out, &seg[6], 0);
+            let c = cfg.costs;
+            for cost in [c.act, c.track, c.commit, c.recall, c.note, c.finish] {
+                w.put(squash(u32::from(cost), 4));
+            }
+            let streak = usize::from(ws.harness_streak()).min(STREAK_BUCKETS - 1);
+            w.one_hot(Some(streak), STREAK_BUCKETS);
+            let harness = match ws.last_verb() {
+                Some(Verb::Track) => Some(0),
+                Some(Verb::Commit) => Some(1),
+                Some(Verb::Recall) => Some(2),
+                Some(Verb::Note) => Some(3),
+                _ => None,
+            };
+            w.one_hot(harness, HARNESS_VERBS);
             w.done();
         }
         Ok(())

@@ -8,10 +8,85 @@ use crate::progress::Status;
 use crate::value::ValueKind;
 use crate::workspace::{Capacities, Storage, Workspace};
 
-/// The ABI name a policy file declares.
+/// The ABI name a structured-v1 policy file declares.
 pub const ABI: &str = "structured-v1";
-/// The version of the observation layout and template table; bumped on any change.
+/// The structured-v1 layout's version number (a policy file's `evoharness.layout_version`).
 pub const LAYOUT_VERSION: u32 = 1;
+
+/// Which observation layout: the template table and the mask are the same in every version;
+/// a later version's observation is an earlier one's with segments appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Version {
+    /// `structured-v1`, layout version 1: six segments.
+    #[default]
+    V1,
+    /// `structured-v2`, layout version 2: structured-v1's six segments and `harness` (the
+    /// configured cost of each verb, the harness streak and the last harness verb): what a
+    /// host configured, and what tells a workspace just edited from the same workspace
+    /// before the edit.
+    V2,
+}
+
+impl Version {
+    /// Every version, oldest first.
+    pub const ALL: [Version; 2] = [Version::V1, Version::V2];
+    /// The newest version.
+    pub const LATEST: Version = Version::V2;
+
+    /// The ABI name a policy file of this version declares (`evoharness.abi`).
+    pub const fn abi(self) -> &'static str {
+        match self {
+            Version::V1 => ABI,
+            Version::V2 => "structured-v2",
+        }
+    }
+
+    /// The layout version number a policy file declares (`evoharness.layout_version`).
+    pub const fn number(self) -> u32 {
+        match self {
+            Version::V1 => LAYOUT_VERSION,
+            Version::V2 => 2,
+        }
+    }
+
+    /// The version a policy file's ABI name and layout version declare, if they name one
+    /// (they must agree).
+    pub fn from_declared(abi: &str, layout_version: u64) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|v| v.abi() == abi && u64::from(v.number()) == layout_version)
+    }
+
+    /// The version with this layout version number.
+    pub fn from_number(number: u32) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.number() == number)
+    }
+
+    /// The version with this ABI name, whatever its number.
+    pub fn from_abi(abi: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.abi() == abi)
+    }
+
+    /// How many segments its observation has.
+    pub const fn segments(self) -> usize {
+        match self {
+            Version::V1 => 6,
+            Version::V2 => 7,
+        }
+    }
+}
+
+/// The most segments an observation has (structured-v2's).
+pub const SEGMENTS_MAX: usize = 7;
+
+/// The verbs whose configured cost the `costs` feature shows, in `Costs` order: act, track,
+/// commit, recall, note, finish.
+pub const COST_VERBS: usize = 6;
+/// The harness streak's one-hot: 0, 1, 2, 3, and 4 or more.
+pub const STREAK_BUCKETS: usize = 5;
+/// The harness verbs the `last_harness` one-hot covers, in order: track, commit, recall, note.
+pub const HARNESS_VERBS: usize = 4;
 
 /// How wide a feature is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +186,13 @@ pub const LESSON: &[Feature] = &[
     tools("remedy_tool"),
 ];
 
+/// Features of the one row of structured-v2's `harness` segment.
+pub const HARNESS: &[Feature] = &[
+    f("costs", COST_VERBS),
+    f("streak", STREAK_BUCKETS),
+    f("last_harness", HARNESS_VERBS),
+];
+
 /// A segment of the observation: `rows` rows of the same features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
@@ -167,16 +249,30 @@ impl core::fmt::Display for ObsError {
 
 impl core::error::Error for ObsError {}
 
-/// The structured-v1 layout for one set of capacities.
+/// The structured layout of one version for one set of capacities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub(super) caps: Capacities,
+    pub(super) version: Version,
 }
 
 impl Layout {
-    /// The layout for these capacities.
+    /// The structured-v1 layout for these capacities.
     pub const fn new(caps: Capacities) -> Self {
-        Self { caps }
+        Self {
+            caps,
+            version: Version::V1,
+        }
+    }
+
+    /// The layout of `version` for these capacities.
+    pub const fn with_version(caps: Capacities, version: Version) -> Self {
+        Self { caps, version }
+    }
+
+    /// Its version.
+    pub const fn version(&self) -> Version {
+        self.version
     }
 
     /// The capacities it was made for.
@@ -188,16 +284,22 @@ impl Layout {
         self.caps.tools as usize
     }
 
-    /// The observation's segments, in order.
-    pub const fn segments(&self) -> [Segment; 6] {
+    /// The observation's segments, in order: the first [`Version::segments`] of the array are
+    /// this version's (the rest have no rows and start at the observation's end).
+    pub const fn segments(&self) -> [Segment; SEGMENTS_MAX] {
         let t = self.t();
-        let spec: [(&'static str, usize, &'static [Feature]); 6] = [
+        let harness = match self.version {
+            Version::V1 => 0,
+            Version::V2 => 1,
+        };
+        let spec: [(&'static str, usize, &'static [Feature]); SEGMENTS_MAX] = [
             ("global", 1, GLOBAL),
             ("event", 1, EVENT),
             ("fields", FIELDS_MAX, FIELD),
             ("facts", self.caps.facts as usize, FACT),
             ("steps", self.caps.steps as usize, STEP),
             ("lessons", self.caps.lessons as usize, LESSON),
+            ("harness", harness, HARNESS),
         ];
         let empty = Segment {
             name: "",
@@ -206,10 +308,10 @@ impl Layout {
             width: 0,
             features: &[],
         };
-        let mut out = [empty; 6];
+        let mut out = [empty; SEGMENTS_MAX];
         let mut offset = 0;
         let mut i = 0;
-        while i < 6 {
+        while i < SEGMENTS_MAX {
             let (name, rows, features) = spec[i];
             let width = row_width(features, t);
             out[i] = Segment {
@@ -225,10 +327,16 @@ impl Layout {
         out
     }
 
+    /// This version's segments, in order.
+    pub fn used_segments(&self) -> impl Iterator<Item = Segment> {
+        self.segments().into_iter().take(self.version.segments())
+    }
+
     /// Floats in one observation.
     pub const fn obs_len(&self) -> usize {
         let s = self.segments();
-        s[5].offset + s[5].rows * s[5].width
+        let last = SEGMENTS_MAX - 1;
+        s[last].offset + s[last].rows * s[last].width
     }
 
     pub(super) fn fits<S: Storage>(&self, ws: &Workspace<S>) -> Result<(), ObsError> {
