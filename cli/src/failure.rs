@@ -7,7 +7,7 @@ use evoharness_runtime::{Error, ErrorKind};
 
 use crate::args::Usage;
 
-/// Exit code of a policy file that is not a valid structured-v1 policy.
+/// Exit code of a policy file that is not a valid structured (v1 or v2) policy.
 pub(crate) const EXIT_BAD_POLICY: u8 = 2;
 /// Exit code of every other failure: usage, I/O, backend, device, inference.
 pub(crate) const EXIT_OTHER: u8 = 1;
@@ -119,7 +119,7 @@ fn policy_hint(what: &str) -> &'static str {
         " (is the file cut short, or not an ONNX file at all?)"
     } else if what.contains("layout") || what.contains("columns") {
         "; take obs_len and actions from `cargo run -p evoharness-core --example layout -- FACTS \
-         STEPS LESSONS TOOLS` (runtime/POLICY.md, \"Sizes\")"
+         STEPS LESSONS TOOLS [VERSION]` (runtime/POLICY.md, \"Sizes\")"
     } else {
         " (runtime/POLICY.md says what a policy file must contain)"
     }

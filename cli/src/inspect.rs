@@ -15,10 +15,10 @@ evoharness inspect: print a policy file's contract and check it
 Usage: evoharness inspect POLICY.onnx [OPTIONS]
 
 Reads the file's evoharness.* metadata (runtime/POLICY.md says what an exported policy carries),
-checks it against this runtime's structured-v1 layout, loads the model on the chosen backend,
-checks its inputs and outputs, and runs it once on a fresh workspace. Prints the contract: ABI
-and layout version, capacities, observation and action sizes, recurrent state, value head, tool
-names, producer, backend. A file that breaks the contract gets one line on stderr that says
+checks it against this runtime's structured layout of its version (v1 or v2), loads the model
+on the chosen backend, checks its inputs and outputs, and runs it once on a fresh workspace.
+Prints the contract: ABI and layout version, capacities, observation and action sizes,
+recurrent state, value head, tool names, producer, backend. A file that breaks the contract gets one line on stderr that says
 what is wrong, and exit status 2.
 
 Options:

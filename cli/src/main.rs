@@ -1,5 +1,5 @@
-//! `evoharness`: inspect and run structured-v1 policy files from the command line, and evaluate
-//! agents on the task suite.
+//! `evoharness`: inspect and run structured (v1, v2) policy files from the command line, and
+//! evaluate agents on the task suite.
 //!
 //! `evoharness --help` and `evoharness COMMAND --help` say how. Arguments are parsed by hand
 //! (see `args`), to keep the tool's build small.
@@ -22,7 +22,7 @@ use args::Usage;
 use failure::Failure;
 
 const HELP: &str = "\
-evoharness: inspect and run structured-v1 policy files (ONNX)
+evoharness: inspect and run structured (v1, v2) policy files (ONNX)
 
 Usage:
   evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract and check that it loads and runs
@@ -49,7 +49,7 @@ Exit status:
   0  success
   1  any other error: bad arguments, a file that cannot be read or written, a backend or
      device that is not available, a failure while running
-  2  the policy file is not a valid structured-v1 policy (not ONNX, missing or wrong metadata,
+  2  the policy file is not a valid structured (v1 or v2) policy (not ONNX, missing or wrong metadata,
      inputs or outputs that do not fit its layout)
 ";
 

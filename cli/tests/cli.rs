@@ -83,6 +83,14 @@ fn inspect_prints_the_contract_of_the_good_fixtures() {
         serde_json::json!(["copy", "wait", "verify"])
     );
     assert_eq!(j["backend"], "tract");
+    // A structured-v2 policy: its own ABI and observation length.
+    let o = evoharness(&["inspect", &path("mlp_v2.onnx"), "--backend=tract", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["abi"], "structured-v2");
+    assert_eq!(j["layout_version"], 2);
+    assert_eq!(j["obs_len"], 549);
+    assert_eq!(j["actions"], 223);
 }
 
 #[test]
@@ -102,6 +110,10 @@ fn inspect_refuses_each_bad_fixture_with_one_line() {
             "mismatched_layout.onnx",
             "metadata says 534 observation floats and 223 actions, but the layout for 16 facts, \
              8 steps, 4 lessons and 4 tools has",
+        ),
+        (
+            "v2_wrong_version.onnx",
+            "was made for layout version 1 of `structured-v2`; this runtime's is 2",
         ),
     ] {
         let o = evoharness(&["inspect", &path(name), "--backend", "tract"]);

@@ -225,7 +225,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 });
             }
         };
-        let layout = Layout::new(caps);
+        let layout = controller.layout();
         Ok(Self {
             obs: vec![0.0; layout.obs_len()],
             mask: vec![0; layout.actions()],
@@ -358,7 +358,8 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
         &self.ws
     }
 
-    /// The action space (the structured-v1 layout of the workspace's capacities).
+    /// The action space and observation: the layout its controller reads (for a policy, the
+    /// version its file declares), of the workspace's capacities.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }

@@ -80,6 +80,12 @@ pub trait Controller<W: ?Sized> {
     /// The workspace capacities it was made for: the agent's workspace is sized from them.
     fn capacities(&self) -> Capacities;
 
+    /// The observation layout it reads (its version and [`Controller::capacities`]): the
+    /// structured-v1 layout by default.
+    fn layout(&self) -> Layout {
+        Layout::new(self.capacities())
+    }
+
     /// What to compute before [`Controller::decide`]. The default: both.
     fn needs(&self) -> Needs {
         Needs {
@@ -139,6 +145,10 @@ impl<W: ?Sized> Controller<W> for Policy {
         self.abi().capacities
     }
 
+    fn layout(&self) -> Layout {
+        Policy::layout(self)
+    }
+
     fn begin(&mut self, _: &View<'_, W>) {
         self.reset_state();
     }
@@ -173,6 +183,10 @@ impl<W: ?Sized, C: Controller<W> + ?Sized> Controller<W> for Box<C> {
 
     fn capacities(&self) -> Capacities {
         (**self).capacities()
+    }
+
+    fn layout(&self) -> Layout {
+        (**self).layout()
     }
 
     fn needs(&self) -> Needs {

@@ -1,9 +1,9 @@
-//! The structured-v1 layout as JSON, for code in other languages (the Python package, training
+//! The structured layouts (v1, v2) as JSON, for code in other languages (the Python package, training
 //! scripts) that must take sizes, offsets and the meaning of each template from the one
 //! source of truth instead of re-typing them.
 
 use evoharness_core::Capacities;
-use evoharness_core::obs::{ABI, LAYOUT_VERSION, Layout, Template, Width};
+use evoharness_core::obs::{Layout, Template, Version, Width};
 use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -27,18 +27,34 @@ pub fn template_verb(t: Template) -> &'static str {
     }
 }
 
-/// The layout for `caps` as a JSON object: `abi`, `layout_version`, the capacities
+/// The structured-v1 layout for `caps` as JSON: [`layout_json_of`] with [`Version::V1`].
+pub fn layout_json(caps: Capacities) -> Result<String> {
+    layout_json_of(caps, Version::V1)
+}
+
+/// The layout number `layout_version` (1 or 2) for `caps` as JSON ([`layout_json_of`]); any
+/// other number is a [`ErrorKind::Config`] error.
+pub fn layout_json_version(caps: Capacities, layout_version: u32) -> Result<String> {
+    let version = Version::from_number(layout_version).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Config,
+            format!("layout version {layout_version}: this runtime has 1 and 2"),
+        )
+    })?;
+    layout_json_of(caps, version)
+}
+
+/// The layout of `version` for `caps` as a JSON object: `abi`, `layout_version`, the capacities
 /// (`facts`, `steps`, `lessons`, `tools`), `obs_len`, `actions`, `segments` (each with `name`,
 /// `offset`, `rows`, `width` and `features` as `[name, width]` pairs), and `templates`: for
 /// every template index, `[verb, tool]` with the tool index of an `act` template and -1
 /// otherwise. Capacities out of range are a [`ErrorKind::Config`] error.
-pub fn layout_json(caps: Capacities) -> Result<String> {
+pub fn layout_json_of(caps: Capacities, version: Version) -> Result<String> {
     caps.validate()
         .map_err(|e| Error::new(ErrorKind::Config, format!("capacities: {e}")))?;
-    let l = Layout::new(caps);
+    let l = Layout::with_version(caps, version);
     let segments: Vec<Value> = l
-        .segments()
-        .iter()
+        .used_segments()
         .map(|s| {
             let features: Vec<Value> = s
                 .features
@@ -71,8 +87,8 @@ pub fn layout_json(caps: Capacities) -> Result<String> {
         })
         .collect();
     Ok(json!({
-        "abi": ABI,
-        "layout_version": LAYOUT_VERSION,
+        "abi": version.abi(),
+        "layout_version": version.number(),
         "facts": caps.facts,
         "steps": caps.steps,
         "lessons": caps.lessons,
@@ -118,5 +134,27 @@ mod tests {
             ..CAPACITIES
         };
         assert!(layout_json(bad).is_err());
+    }
+
+    #[test]
+    fn structured_v2_appends_the_harness_segment() {
+        let v1: Value = serde_json::from_str(&layout_json(CAPACITIES).unwrap()).unwrap();
+        let v2: Value = serde_json::from_str(&layout_json_version(CAPACITIES, 2).unwrap()).unwrap();
+        assert_eq!(
+            (v2["abi"].as_str(), v2["layout_version"].as_u64()),
+            (Some("structured-v2"), Some(2))
+        );
+        assert_eq!(v2["obs_len"], 579);
+        assert_eq!(v2["templates"], v1["templates"]);
+        let segs = v2["segments"].as_array().unwrap();
+        assert_eq!(segs[..6], v1["segments"].as_array().unwrap()[..]);
+        assert_eq!(segs[6]["name"], "harness");
+        assert_eq!(segs[6]["offset"], 564);
+        assert_eq!(
+            layout_json_version(CAPACITIES, 1).unwrap(),
+            layout_json(CAPACITIES).unwrap()
+        );
+        let e = layout_json_version(CAPACITIES, 3).unwrap_err();
+        assert!(e.to_string().contains("layout version 3"), "{e}");
     }
 }

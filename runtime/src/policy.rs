@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use evoharness_core::Capacities;
-use evoharness_core::obs::{ABI, LAYOUT_VERSION, Layout};
+use evoharness_core::obs::{Layout, Version};
 use ort::session::Session;
 use ort::session::builder::GraphOptimizationLevel;
 use ort::value::{Tensor, TensorElementType, ValueType};
@@ -78,7 +78,7 @@ impl Device {
 /// The contract a policy file declares, as read from its metadata and checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PolicyAbi {
-    /// The ABI name (`structured-v1`).
+    /// The ABI name (`structured-v1` or `structured-v2`).
     pub abi: String,
     /// The layout version.
     pub layout_version: u32,
@@ -96,6 +96,14 @@ pub struct PolicyAbi {
     pub tool_names: Vec<String>,
     /// What made the file, if it says.
     pub producer: Option<String>,
+}
+
+impl PolicyAbi {
+    /// The observation layout version its ABI name and layout version declare (checked at
+    /// load: a loaded policy's is always one this runtime runs).
+    pub fn version(&self) -> Version {
+        Version::from_declared(&self.abi, u64::from(self.layout_version)).unwrap_or_default()
+    }
 }
 
 /// The identity of a policy, as recorded in its checkpoints: a CRC-64/XZ over the ABI name,
@@ -383,7 +391,7 @@ impl Metadata {
 
 impl Policy {
     fn new(session: Session, abi: PolicyAbi, backend: &'static Active, name: &str) -> Result<Self> {
-        let layout = Layout::new(abi.capacities);
+        let layout = Layout::with_version(abi.capacities, abi.version());
         let bad = |what: String| Error::new(ErrorKind::Policy, format!("{name}: {what}"));
 
         // Inputs: exactly obs, mask and (for a recurrent policy) state_in.
@@ -484,7 +492,7 @@ impl Policy {
         &self.abi
     }
 
-    /// The structured-v1 layout for the policy's capacities.
+    /// The layout of the policy's ABI version for its capacities.
     pub fn layout(&self) -> Layout {
         self.layout
     }
@@ -673,11 +681,13 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
                 .into(),
         )
     })?;
-    if abi != ABI {
+    let Some(known) = Version::from_abi(&abi) else {
+        let runs: Vec<&str> = Version::ALL.iter().map(|v| v.abi()).collect();
         return Err(bad(format!(
-            "declares ABI `{abi}`; this runtime runs `{ABI}`"
+            "declares ABI `{abi}`; this runtime runs `{}`",
+            runs.join("` and `")
         )));
-    }
+    };
     let num = |key: &str| -> Result<u64> {
         let v = get(key)?.ok_or_else(|| bad(format!("missing {key} metadata")))?;
         v.trim()
@@ -688,11 +698,12 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
         u16::try_from(num(key)?).map_err(|_| bad(format!("{key} is out of range")))
     };
     let layout_version = num("evoharness.layout_version")?;
-    if layout_version != u64::from(LAYOUT_VERSION) {
-        return Err(bad(format!(
-            "was made for layout version {layout_version}; this runtime's is {LAYOUT_VERSION}"
-        )));
-    }
+    let version = Version::from_declared(&abi, layout_version).ok_or_else(|| {
+        bad(format!(
+            "was made for layout version {layout_version} of `{abi}`; this runtime's is {}",
+            known.number()
+        ))
+    })?;
     let capacities = Capacities {
         facts: small("evoharness.facts")?,
         steps: small("evoharness.steps")?,
@@ -702,7 +713,7 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
     capacities
         .validate()
         .map_err(|e| bad(format!("capacities in metadata: {e}")))?;
-    let layout = Layout::new(capacities);
+    let layout = Layout::with_version(capacities, version);
     let (obs_len, actions) = (num("evoharness.obs_len")?, num("evoharness.actions")?);
     if obs_len != layout.obs_len() as u64 || actions != layout.actions() as u64 {
         return Err(bad(format!(
@@ -732,7 +743,7 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
     }
     Ok(PolicyAbi {
         abi,
-        layout_version: LAYOUT_VERSION,
+        layout_version: version.number(),
         capacities,
         obs_len: layout.obs_len(),
         actions: layout.actions(),

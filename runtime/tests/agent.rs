@@ -304,3 +304,56 @@ fn a_trace_holds_the_workspace_at_every_step_and_where_tasks_begin_and_end() {
     let clocks: Vec<u64> = lines.iter().map(|l| l["clock"].as_u64().unwrap()).collect();
     assert!(clocks.windows(2).all(|w| w[1] == w[0] + 1), "{clocks:?}");
 }
+
+/// A structured-v2 policy: the agent encodes the observation its file declares (structured-v1's
+/// floats and the `harness` segment), and steps it like any other.
+#[test]
+fn a_structured_v2_policy_drives_the_agent_with_its_own_observation() {
+    use evoharness_core::obs::{Layout, Version};
+    let config = AgentConfig {
+        selection: Selection::Sample { temperature: 1.0 },
+        seed: 5,
+        budget: 300,
+        ..Default::default()
+    };
+    let mut a = agent("mlp_v2.onnx", config);
+    let caps = a.workspace().capacities();
+    assert_eq!(*a.layout(), Layout::with_version(caps, Version::V2));
+    assert_eq!(a.policy().abi().version(), Version::V2);
+    assert_eq!(
+        a.layout().obs_len(),
+        Layout::new(caps).obs_len() + 15,
+        "structured-v1's floats and the harness row"
+    );
+    let (mut harness_after_harness, mut steps) = (0, 0);
+    for task in 0..20 {
+        a.start_task(100 + task);
+        let mut last_was_harness = false;
+        while let Some(r) = a.step().unwrap() {
+            steps += 1;
+            if matches!(r.outcome, Outcome::Finished { .. }) {
+                continue; // no harness action; the streak stays
+            }
+            let harness = !matches!(r.outcome, Outcome::Call(_));
+            if harness && last_was_harness {
+                harness_after_harness += 1;
+            }
+            last_was_harness = harness;
+            // What the streak feature shows is what the workspace counted.
+            assert_eq!(
+                a.workspace().harness_streak() > 0,
+                harness,
+                "{:?}",
+                r.outcome
+            );
+        }
+    }
+    assert!(steps > 100, "{steps} steps");
+    assert!(
+        harness_after_harness > 0,
+        "the runs never took two harness actions in a row"
+    );
+    // The same seed, the same run; a v1 policy of the same weights' shape is another file.
+    let (mut b, mut c) = (agent("mlp_v2.onnx", config), agent("mlp_v2.onnx", config));
+    assert_eq!(trace(&mut b, 100), trace(&mut c, 100));
+}

@@ -93,6 +93,36 @@ fn bad_fixtures_are_refused_with_the_mismatch_named() {
         "mismatched_layout.onnx",
         "but the layout for 16 facts, 8 steps, 4 lessons and 4 tools has",
     );
+    refused(
+        "v2_wrong_version.onnx",
+        "was made for layout version 1 of `structured-v2`; this runtime's is 2",
+    );
+}
+
+#[test]
+fn a_structured_v2_policy_loads_with_its_layout() {
+    use evoharness_core::obs::{Layout, Version};
+    let mut p = load("mlp_v2.onnx").unwrap();
+    let abi = p.abi().clone();
+    assert_eq!((abi.abi.as_str(), abi.layout_version), ("structured-v2", 2));
+    assert_eq!(abi.version(), Version::V2);
+    assert_eq!(
+        p.layout(),
+        Layout::with_version(abi.capacities, Version::V2)
+    );
+    assert_eq!(
+        (abi.obs_len, abi.actions),
+        (p.layout().obs_len(), p.layout().actions())
+    );
+    let v1 = load("mlp.onnx").unwrap();
+    assert_eq!(v1.abi().version(), Version::V1);
+    assert_eq!(abi.obs_len, v1.abi().obs_len + 15);
+    assert_eq!(abi.actions, v1.abi().actions);
+    let obs = vec![0.25; abi.obs_len];
+    let mask = vec![1u8; abi.actions];
+    assert_eq!(p.run(&obs, &mask).unwrap().len(), abi.actions);
+    // An observation of the other version's length is refused.
+    assert!(p.run(&obs[..v1.abi().obs_len], &mask).is_err());
 }
 
 #[test]

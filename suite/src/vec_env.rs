@@ -33,6 +33,7 @@
 
 use evoharness_core::Capacities;
 use evoharness_core::Costs;
+use evoharness_core::obs::{Layout, Version};
 use evoharness_runtime::{
     Agent, AgentConfig, Decision, Error, ErrorKind, External, Result, Selection, StepReport, World,
 };
@@ -170,6 +171,8 @@ pub struct VecEnv<W, H = ()> {
     last: Vec<Option<EpisodeStats>>,
     seed: u64,
     group: usize,
+    /// The observation the environments write ([`VecEnv::set_layout_version`]).
+    layout: Layout,
     obs_len: usize,
     actions: usize,
     /// Episodes an environment's agent lives for (0: forever); see [`VecEnv::set_lifetime`].
@@ -262,6 +265,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
             last: vec![None; n],
             seed: config.seed,
             group,
+            layout,
             obs_len: layout.obs_len(),
             actions: layout.actions(),
             lifetime: 0,
@@ -311,6 +315,19 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     /// workspace); the steps between do not.
     pub fn set_lifetime(&mut self, episodes: u64) {
         self.lifetime = episodes;
+    }
+
+    /// Makes every environment write observations of this layout version from now on (the
+    /// default is structured-v1): what a policy trained on them will declare. The templates
+    /// and the mask are the same in every version; [`VecEnv::obs_len`] changes.
+    pub fn set_layout_version(&mut self, version: Version) {
+        self.layout = Layout::with_version(self.layout.capacities(), version);
+        self.obs_len = self.layout.obs_len();
+    }
+
+    /// The layout the environments' observations follow.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// The agents' lifetime in episodes (0: forever); see [`VecEnv::set_lifetime`].
@@ -561,6 +578,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
 
     /// Writes every environment's current observation and mask.
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
+        let layout = self.layout;
         self.check_len("obs", obs, self.obs_len)?;
         self.check_len("mask", mask, self.actions)?;
         let al = self.actions;
@@ -573,7 +591,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
             } else {
                 m.copy_from_slice(&self.legal[i * al..(i + 1) * al]);
             }
-            encode(r, i, self.obs_len, obs)?;
+            encode(&layout, r, i, self.obs_len, obs)?;
         }
         Ok(())
     }
@@ -593,6 +611,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         reward: &mut [f32],
         done: &mut [u8],
     ) -> Result<()> {
+        let layout = self.layout;
         self.check_len("actions", actions, 1)?;
         self.check_len("obs", obs, self.obs_len)?;
         self.check_len("mask", mask, self.actions)?;
@@ -673,7 +692,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
                 .mask(r.workspace(), m)
                 .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))?;
             mask[i * al..(i + 1) * al].copy_from_slice(m);
-            encode(r, i, self.obs_len, obs)?;
+            encode(&layout, r, i, self.obs_len, obs)?;
         }
         self.stale = false;
         Ok(())
@@ -681,8 +700,14 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
 }
 
 /// Writes environment `i`'s observation into its part of `obs`.
-fn encode<W: World>(r: &Env<W>, i: usize, obs_len: usize, obs: &mut [f32]) -> Result<()> {
-    r.layout()
+fn encode<W: World>(
+    layout: &Layout,
+    r: &Env<W>,
+    i: usize,
+    obs_len: usize,
+    obs: &mut [f32],
+) -> Result<()> {
+    layout
         .encode(r.workspace(), &mut obs[i * obs_len..(i + 1) * obs_len])
         .map_err(|e| Error::new(ErrorKind::Workspace, format!("environment {i}: {e}")))
 }

@@ -132,7 +132,7 @@ enum evoharness_status
      */
     EVOHARNESS_STATUS_DEVICE = 8,
     /**
-     * A policy file is not a valid model or breaks the structured-v1 contract; the message
+     * A policy file is not a valid model or breaks the structured contract (v1 or v2); the message
      * names the mismatch.
      */
     EVOHARNESS_STATUS_POLICY = 9,
@@ -515,7 +515,7 @@ typedef struct evoharness_experience_store evoharness_experience_store;
 typedef struct evoharness_fleet evoharness_fleet;
 
 /**
- * A loaded, checked policy: an ONNX model that follows the structured-v1 contract
+ * A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2)
  * (`runtime/POLICY.md`), with its inference session.
  *
  * Made by `evoharness_policy_load` or `evoharness_policy_load_from_memory`; owned by the
@@ -935,11 +935,12 @@ typedef struct evoharness_policy_options {
  */
 typedef struct evoharness_policy_abi {
     /**
-     * The ABI name, NUL-terminated: `structured-v1`.
+     * The ABI name, NUL-terminated: `structured-v1` or `structured-v2` (whose observation
+     * adds the `harness` segment; the agent writes the one its policy declares).
      */
     char abi[32];
     /**
-     * The observation layout version.
+     * The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`.
      */
     uint32_t layout_version;
     /**
@@ -1514,7 +1515,7 @@ evoharness_status evoharness_workspace_event(const struct evoharness_workspace *
                                              struct evoharness_event *out);
 
 /**
- * Writes the structured-v1 layout for the capacities `*caps` as JSON (UTF-8 with a NUL) into
+ * Writes the structured-v1 layout (`evoharness_layout_json_version` with 1) for the capacities `*caps` as JSON (UTF-8 with a NUL) into
  * `buf` (`cap` bytes) and its length without the NUL into `*out_len`: `abi`,
  * `layout_version`, the capacities, `obs_len`, `actions`, `segments` (name, offset, rows,
  * width, features) and `templates` (each template's `[verb, tool]`, tool -1 for a template
@@ -1531,6 +1532,25 @@ evoharness_status evoharness_layout_json(const struct evoharness_capacities *cap
                                          char *buf,
                                          size_t cap,
                                          size_t *out_len);
+
+/**
+ * Writes the layout of version `layout_version` (1: `structured-v1`; 2: `structured-v2`,
+ * structured-v1's segments and `harness`) for the capacities `*caps` as JSON, as
+ * `evoharness_layout_json` does. A policy file's `evoharness.abi` and
+ * `evoharness.layout_version` name the version it reads.
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `CONFIG` for capacities out of range or another
+ * version; `BUFFER_TOO_SMALL` if `cap` is not more than the length.
+ *
+ * # Safety
+ * `caps` points at a readable struct; `buf` at `cap` writable bytes; `out_len` at a writable
+ * `size_t`.
+ */
+evoharness_status evoharness_layout_json_version(const struct evoharness_capacities *caps,
+                                                 uint32_t layout_version,
+                                                 char *buf,
+                                                 size_t cap,
+                                                 size_t *out_len);
 
 /**
  * Fills `*out` with the defaults: automatic backend, the default library lookup, the CPU, the
@@ -1552,7 +1572,7 @@ evoharness_status evoharness_policy_options_default(struct evoharness_policy_opt
  *
  * Errors (`*out` is not written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for options out of
  * range; `IO` when the file cannot be read; `POLICY` when it is not valid ONNX or breaks the
- * structured-v1 contract (the message names the mismatch: the ABI, a capacity, an input's
+ * structured contract, v1 or v2 (the message names the mismatch: the ABI, a capacity, an input's
  * width, ...); `BACKEND`; `DEVICE`.
  *
  * # Safety

@@ -35,7 +35,7 @@
 //! | [`last_error`] | what a failed call says: a status's message, the last error per thread |
 //! | [`value`] | values, events and the bounds that size them |
 //! | [`workspace`] | workspaces: apply, observe, snapshot, restore, read entries; capacities |
-//! | [`layout`] | the structured-v1 layout as JSON |
+//! | [`layout`] | the structured layouts (v1, v2) as JSON |
 //! | [`policy`] | loading policies with options, their contract |
 //! | [`tool`] | host tools: the callback, its call and its result |
 //! | [`world`] | worlds made by libraries, and an agent's world: host tools over one of them |

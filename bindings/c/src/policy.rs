@@ -1,4 +1,4 @@
-//! Policies: loading a structured-v1 ONNX policy with options, and reading its contract.
+//! Policies: loading a structured (v1 or v2) ONNX policy with options, and reading its contract.
 
 use std::ffi::c_char;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use crate::ffi::{self, Castable, Error, guard, guard_value};
 use crate::status::evoharness_status;
 use crate::workspace::evoharness_capacities;
 
-/// A loaded, checked policy: an ONNX model that follows the structured-v1 contract
+/// A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2)
 /// (`runtime/POLICY.md`), with its inference session.
 ///
 /// Made by `evoharness_policy_load` or `evoharness_policy_load_from_memory`; owned by the
@@ -96,9 +96,10 @@ pub struct evoharness_policy_limits {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct evoharness_policy_abi {
-    /// The ABI name, NUL-terminated: `structured-v1`.
+    /// The ABI name, NUL-terminated: `structured-v1` or `structured-v2` (whose observation
+    /// adds the `harness` segment; the agent writes the one its policy declares).
     pub abi: [c_char; 32],
-    /// The observation layout version.
+    /// The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`.
     pub layout_version: u32,
     /// The capacities and tool count it was made for (an agent's workspace gets these).
     pub capacities: evoharness_capacities,
@@ -225,7 +226,7 @@ unsafe fn builder(options: *const evoharness_policy_options) -> ffi::Result<Poli
 ///
 /// Errors (`*out` is not written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for options out of
 /// range; `IO` when the file cannot be read; `POLICY` when it is not valid ONNX or breaks the
-/// structured-v1 contract (the message names the mismatch: the ABI, a capacity, an input's
+/// structured contract, v1 or v2 (the message names the mismatch: the ABI, a capacity, an input's
 /// width, ...); `BACKEND`; `DEVICE`.
 ///
 /// # Safety

@@ -1114,6 +1114,22 @@ static void test_layout(void) {
     snprintf(want, sizeof want, "\"obs_len\":%zu,", abi.obs_len);
     CHECK(strstr(json, want) != NULL);
     evoharness_policy_free(p);
+    /* A structured-v2 policy: its ABI names the version, whose layout has its sizes. */
+    p = load("mlp_v2.onnx");
+    OK(evoharness_policy_get_abi(p, &abi));
+    CHECK(strcmp(abi.abi, "structured-v2") == 0 && abi.layout_version == 2);
+    OK(evoharness_layout_json_version(&abi.capacities, abi.layout_version, json, sizeof json, &len));
+    CHECK(strstr(json, "\"abi\":\"structured-v2\"") != NULL);
+    snprintf(want, sizeof want, "\"obs_len\":%zu,", abi.obs_len);
+    CHECK(strstr(json, want) != NULL && strstr(json, "\"name\":\"harness\"") != NULL);
+    evoharness_policy_free(p);
+    OK(evoharness_layout_json_version(&caps, 1, json, sizeof json, &len));
+    CHECK(strstr(json, "\"obs_len\":564") != NULL && strstr(json, "harness") == NULL);
+    OK(evoharness_layout_json_version(&caps, 2, json, sizeof json, &len));
+    CHECK(strstr(json, "\"obs_len\":579") != NULL);
+    EXPECT(EVOHARNESS_STATUS_CONFIG,
+           evoharness_layout_json_version(&caps, 3, json, sizeof json, &len));
+    CHECK(error_mentions("layout version 3"));
 }
 
 /* ---------------------------------------------------------------------------------------- */

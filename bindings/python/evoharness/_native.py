@@ -150,9 +150,14 @@ _SIGNATURES = {
     "evoharness_vec_env_last_episode": ([c_void_p, c_size_t, POINTER(EpisodeStats)], c_uint32),
     "evoharness_vec_env_episodes": ([c_void_p, c_size_t, POINTER(c_uint64)], c_uint32),
     "evoharness_vec_env_set_lifetime": ([c_void_p, c_uint64], c_uint32),
+    "evoharness_vec_env_set_layout_version": ([c_void_p, c_uint32], c_uint32),
     "evoharness_vec_env_copy": ([c_void_p, c_size_t, c_size_t], c_uint32),
     "evoharness_layout_json": (
         [POINTER(Capacities), c_char_p, c_size_t, POINTER(c_size_t)],
+        c_uint32,
+    ),
+    "evoharness_layout_json_version": (
+        [POINTER(Capacities), c_uint32, c_char_p, c_size_t, POINTER(c_size_t)],
         c_uint32,
     ),
     "evoharness_suite_capacities": ([POINTER(Capacities)], c_uint32),

@@ -145,13 +145,15 @@ def load(path) -> list[dict]:
     return [episodes[k] for k in order]
 
 
-def replay(factory, settings: dict, episodes: list[dict], name: str = "demos"):
+def replay(factory, settings: dict, episodes: list[dict], name: str = "demos",
+           layout_version: int = 1):
     """Replays demonstrated episodes in the world through the library: the observations,
     masks and templates of every step, and the episodes' stats. Raises :class:`DemoError`
     when an event differs from the world's or an action is not legal there."""
     obs, masks, acts, stats = [], [], [], []
     for ep in episodes:
-        env = VecEnv.from_worlds(factory, 1, seed=ep["seed"], **settings)
+        env = VecEnv.from_worlds(factory, 1, seed=ep["seed"], layout_version=layout_version,
+                                 **settings)
         try:
             if ep["tools"] is not None and list(ep["tools"]) != env.tools:
                 raise DemoError(f"{name}:{ep['line']}: recorded with the tools {ep['tools']}; "

@@ -38,14 +38,16 @@ def absolute_spec(spec: str | None) -> str | None:
 
 def build_source(recipe: tuple):
     """The training source a recipe names: ``("world", WORLD_SPEC, TEACHER_SPEC | None,
-    HORIZON | None)`` or ``("suite", TASKS, HORIZON, TEACHER, ALSO_HORIZONS, SCENARIO)``."""
+    HORIZON | None, LAYOUT_VERSION)`` or ``("suite", TASKS, HORIZON, TEACHER, ALSO_HORIZONS,
+    SCENARIO, LAYOUT_VERSION)``."""
     if recipe[0] == "world":
-        _, world, teacher, horizon = recipe
+        _, world, teacher, horizon, version = recipe
         factory = T.load_object(world, "--world")
         teacher = T.load_object(teacher, "--teacher") if teacher else None
-        return T.WorldSource(factory, T.world_settings(factory, horizon), teacher)
-    _, tasks, horizon, teacher, also, scenario = recipe
-    return T.SuiteSource(tasks, horizon, teacher, also, scenario)
+        return T.WorldSource(factory, T.world_settings(factory, horizon), teacher,
+                             layout_version=version)
+    _, tasks, horizon, teacher, also, scenario, version = recipe
+    return T.SuiteSource(tasks, horizon, teacher, also, scenario, layout_version=version)
 
 
 class Worker:
@@ -127,9 +129,11 @@ def pool(args, source, shape: tuple):
         return T.LocalPool(source, unit_envs)
     if args.suite:
         recipe = ("suite", tuple(args.suite.split(",")), source.horizon, source.teacher,
-                  tuple(int(h) for h in args.also_horizons.split(",") if h), source.scenario)
+                  tuple(int(h) for h in args.also_horizons.split(",") if h), source.scenario,
+                  source.layout_version)
     else:
-        recipe = ("world", absolute_spec(args.world), absolute_spec(args.teacher), args.horizon)
+        recipe = ("world", absolute_spec(args.world), absolute_spec(args.teacher), args.horizon,
+                  source.layout_version)
     return RayPool(args.ray, args.workers, recipe, shape, unit_envs)
 
 

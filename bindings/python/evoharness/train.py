@@ -86,6 +86,11 @@ def parser() -> argparse.ArgumentParser:
                          "one step is about one unit (the observation squashes them; rules that "
                          "tell a fresh fact from a one-step-old one are then learnable): on, "
                          "off, or auto (default: on for --suite with --scenario v3)")
+    ap.add_argument("--layout-version", type=int, choices=(1, 2), default=1,
+                    help="the observation the policy reads: 1 (structured-v1, the default) or "
+                         "2 (structured-v2: also the harness streak since the last world action "
+                         "and the last harness verb, so that an edit that changed nothing is "
+                         "visible; core/PROTOCOL.md §8)")
     ap.add_argument("--init", type=pathlib.Path,
                     help="start from this policy's weights (one this trainer exported, of the "
                          "same --hidden); with --rounds 0, stage 2 starts from it directly")
@@ -227,11 +232,12 @@ def main(argv=None) -> int:
             except ValueError:
                 raise ValueError(f"--also-horizons {args.also_horizons!r}: give H[,H...]") from None
             source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also,
-                                   args.scenario)
+                                   args.scenario, layout_version=args.layout_version)
         else:
             factory = T.load_object(args.world, "--world")
             teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
-            source = T.WorldSource(factory, T.world_settings(factory, args.horizon), teacher)
+            source = T.WorldSource(factory, T.world_settings(factory, args.horizon), teacher,
+                                   layout_version=args.layout_version)
         if args.eval_seeds:
             from .evaluate import parse_seeds
 
@@ -297,7 +303,8 @@ def train(args, source, log, net, pool, rng) -> int:
         best = b1 if best is None else {"all": best["all"] + b1["all"]}
     elif args.demos:
         episodes = D.load(args.demos)
-        obs, mask, act, stats = D.replay(source.factory, settings, episodes, args.demos.name)
+        obs, mask, act, stats = D.replay(source.factory, settings, episodes, args.demos.name,
+                                              source.layout_version)
         buf.add(obs, mask, act)
         log(event="demos", episodes=len(episodes), samples=int(len(act)),
             demo_success=round(float(np.mean([s["success"] for s in stats])), 4) if stats else None)

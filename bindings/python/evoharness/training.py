@@ -90,7 +90,8 @@ def staleness_scale(lay: dict) -> np.ndarray:
 
 
 def export_onnx(net: Net, path, lay: dict, producer: str, tool_names=None) -> None:
-    """Writes ``net`` as a structured-v1 ONNX file (``runtime/POLICY.md``): opset 17, a dynamic
+    """Writes ``net`` as a structured ONNX file (``runtime/POLICY.md``; the ABI and layout version
+    of ``lay``, structured-v1 or structured-v2): opset 17, a dynamic
     batch dimension (a fleet runs all its agents in one call; one agent runs batch 1), masked
     logits, IR version 8, every ``evoharness.*`` number taken from ``lay`` (the
     library's layout), the tool names if given."""
@@ -298,9 +299,10 @@ class WorldSource:
 
     kinds = ("world",)
 
-    def __init__(self, factory, settings: dict, teacher=None):
+    def __init__(self, factory, settings: dict, teacher=None, layout_version: int = 1):
         self.factory, self.settings, self.teacher = factory, settings, teacher
-        probe = VecEnv.from_worlds(factory, 1, **settings)
+        self.layout_version = int(layout_version)
+        probe = VecEnv.from_worlds(factory, 1, layout_version=self.layout_version, **settings)
         self.layout, self.tools = probe.layout, probe.tools
         probe.close()
 
@@ -308,7 +310,8 @@ class WorldSource:
              offset: int = 0):
         """``n`` environments of ``kind``; ``offset`` (the first group's index in a larger set,
         see :func:`unit_slices`) changes nothing for a Python world: its seeds say it all."""
-        return VecEnv.from_worlds(self.factory, n, seed=seed, group=group, **self.settings)
+        return VecEnv.from_worlds(self.factory, n, seed=seed, group=group,
+                                  layout_version=self.layout_version, **self.settings)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         return teacher_labels(env, self.teacher)
@@ -379,7 +382,7 @@ class SuiteSource:
     ORGANISATIONS_V3 = {"train": range(0, 2_000), "valid": range(5_000, 5_064)}
 
     def __init__(self, tasks, horizon: int, teacher: str = "lean", also_horizons=(),
-                 scenario: str = "v1"):
+                 scenario: str = "v1", layout_version: int = 1):
         from .vec_env import SCENARIOS, TASKS, TEACHERS, suite_layout
 
         tasks = tuple(tasks)
@@ -397,7 +400,8 @@ class SuiteSource:
         # whole, and at 4x the horizon one would cost 4x).
         self.rl_kinds = tasks
         self.kinds = tasks + tuple(f"{t}@{int(h)}" for h in also_horizons for t in tasks)
-        self.layout, self.tools = suite_layout(), None
+        self.layout_version = int(layout_version)
+        self.layout, self.tools = suite_layout(self.layout_version), None
         self.settings = {"budget": self.horizon, "tasks": list(tasks)}
         # v2 agents keep an experience store across episodes: validation counts each
         # environment's fourth episode, so that model selection sees a store at work; and a
@@ -433,7 +437,8 @@ class SuiteSource:
             at = orgs.start + offset % len(orgs)
             orgs = range(at, at + len(orgs))
         return VecEnv(task, int(h or self.horizon), n, orgs, seed, group,
-                      scenario=self.scenario, lifetime=self.lifetime)
+                      scenario=self.scenario, lifetime=self.lifetime,
+                      layout_version=self.layout_version)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         labels = env.teacher_actions(self.teacher)

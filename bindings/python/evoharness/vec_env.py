@@ -32,21 +32,35 @@ def suite_capacities() -> dict:
     return {k: getattr(c, k) for k in ("facts", "steps", "lessons", "tools")}
 
 
-def layout(facts: int, steps: int, lessons: int, tools: int) -> dict:
-    """The structured-v1 layout for these capacities, from the library: sizes, segments with
-    their features, and each template's ``[verb, tool]``."""
+#: The observation layout versions the library writes: 1 (``structured-v1``) and 2
+#: (``structured-v2``: structured-v1's and the ``harness`` segment, the configured costs, the
+#: harness streak and the last harness verb; ``core/PROTOCOL.md`` §8).
+LAYOUT_VERSIONS = (1, 2)
+
+
+def _check_version(layout_version) -> int:
+    if layout_version not in LAYOUT_VERSIONS:
+        raise ValueError(f"layout version {layout_version!r}: the library writes 1 or 2")
+    return int(layout_version)
+
+
+def layout(facts: int, steps: int, lessons: int, tools: int, layout_version: int = 1) -> dict:
+    """The layout of ``layout_version`` (1: structured-v1, 2: structured-v2) for these
+    capacities, from the library: ``abi``, ``layout_version``, sizes, segments with their
+    features, and each template's ``[verb, tool]``."""
     n = c_size_t(0)
     cap = 1 << 20  # a layout of the largest capacities is a few hundred KB
     buf = ctypes.create_string_buffer(cap)
     caps = Capacities(facts, steps, lessons, tools)
-    check(lib().evoharness_layout_json(ctypes.byref(caps), buf, cap, ctypes.byref(n)))
+    check(lib().evoharness_layout_json_version(ctypes.byref(caps), _check_version(layout_version),
+                                               buf, cap, ctypes.byref(n)))
     return json.loads(buf.raw[: n.value].decode())
 
 
-def suite_layout() -> dict:
-    """The layout of the suite's capacities."""
+def suite_layout(layout_version: int = 1) -> dict:
+    """The layout of the suite's capacities (of ``layout_version``)."""
     c = suite_capacities()
-    return layout(c["facts"], c["steps"], c["lessons"], c["tools"])
+    return layout(c["facts"], c["steps"], c["lessons"], c["tools"], layout_version)
 
 
 def _range(organisations) -> range:
@@ -87,16 +101,21 @@ class VecEnv(Handle):
     ``organisations[(g + m * G) % len(organisations)]`` with ``G = n // group`` groups. Seeds are
     unchanged. ``evoharness eval`` runs about a dozen episodes of an organisation on one agent;
     training with a lifetime of that size sees new agents as often.
+
+    ``layout_version`` (both ways of making one): 1 (the default) for structured-v1
+    observations, 2 for structured-v2 (:func:`layout`); a policy trained on them declares it.
     """
 
     def __init__(self, task: str, horizon: int, n: int, organisations=range(0, 4), seed: int = 0,
-                 group: int = 1, *, families=None, scenario: str = "v1", lifetime: int = 0):
+                 group: int = 1, *, families=None, scenario: str = "v1", lifetime: int = 0,
+                 layout_version: int = 1):
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}: expected one of {sorted(TASKS)}")
         if scenario not in SCENARIOS:
             raise ValueError(f"unknown scenario {scenario!r}: expected one of {sorted(SCENARIOS)}")
         if int(lifetime) < 0:
             raise ValueError(f"lifetime is a number of episodes (0: forever), not {lifetime}")
+        version = _check_version(layout_version)
         orgs = _range(organisations if families is None else families)
         self._bridges = None
         self.worlds = None
@@ -106,6 +125,8 @@ class VecEnv(Handle):
             ctypes.byref(handle)))
         self._h = handle
         check(lib().evoharness_vec_env_set_lifetime(handle, int(lifetime)))
+        check(lib().evoharness_vec_env_set_layout_version(handle, version))
+        self.layout_version = version
         self.lifetime = int(lifetime)
         self.task, self.horizon = task, horizon
         self.scenario = scenario
@@ -115,7 +136,8 @@ class VecEnv(Handle):
     @classmethod
     def from_worlds(cls, factory, n: int, *, capacities: dict | None = None,
                     costs: dict | None = None, budget: int | None = None,
-                    horizon: int | None = None, seed: int = 0, group: int = 1) -> "VecEnv":
+                    horizon: int | None = None, seed: int = 0, group: int = 1,
+                    layout_version: int = 1) -> "VecEnv":
         """``n`` environments over worlds written in Python (:mod:`evoharness.world`), stepped
         through the C library (``evoharness_vec_env_new_worlds``): the library's workspace,
         harness actions, budget, costs, observation, mask and reward over the worlds' tools and
@@ -133,6 +155,7 @@ class VecEnv(Handle):
             raise ValueError("give budget or horizon (the same thing), not both")
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"n is {n!r}: at least 1 environment")
+        version = _check_version(layout_version)
         caps = dict(_world._DEFAULT_CAPS)
         for k, v in (capacities or {}).items():
             if k not in _world._DEFAULT_CAPS:
@@ -184,9 +207,11 @@ class VecEnv(Handle):
         self._check(status)
         self._h = handle
         _world._LIVE.add(self)
+        self._check(lib().evoharness_vec_env_set_layout_version(handle, version))
+        self.layout_version = version
         self.capacities = {**caps, "tools": len(tools)}
         self.budget = cfg.budget
-        self.layout = layout(caps["facts"], caps["steps"], caps["lessons"], len(tools))
+        self.layout = layout(caps["facts"], caps["steps"], caps["lessons"], len(tools), version)
         self.templates = Templates(self.layout)
         self._judged: list[dict | None] = [None] * n
         #: Per environment, what its episode's `track` actions put in Belief (key -> value),

@@ -326,6 +326,22 @@ def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
     assert all(r["teacher_refused"] == 0 for r in dagger if r["beta"] == 1.0)
 
 
+def test_a_structured_v2_policy_trains_exports_and_loads(tmp_path):
+    """`--layout-version 2`: the network reads structured-v2 observations, the file declares
+    `structured-v2`, and the library's agent loads and runs it."""
+    import onnx
+
+    out = tmp_path / "v2.onnx"
+    assert train.main(["--suite", "migration", "--teacher", "lean", "--layout-version", "2",
+                       "--out", str(out), "--smoke", "--quiet", "--horizon", "40"]) == 0
+    props = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert (props["evoharness.abi"], props["evoharness.layout_version"]) == ("structured-v2", "2")
+    assert props["evoharness.obs_len"] == str(evoharness.suite_layout(2)["obs_len"])
+    rows = [json.loads(x) for x in (tmp_path / "v2.train.jsonl").read_text().splitlines()]
+    assert rows[0]["obs_len"] == evoharness.suite_layout(2)["obs_len"]
+    assert rows[-1]["load_check"].startswith("ok")
+
+
 def test_v2_validation_counts_an_episode_after_the_store_warmed_up():
     """v2 agents keep an experience store across episodes: validation counts each environment's
     fourth episode (a first one never reaches a full working set), v1 still its first."""

@@ -249,3 +249,33 @@ def test_v3_the_retuned_teacher_is_each_organisations_own_rule():
     assert differ > 0, "some deployment's own setting is not the fixed-best one"
     assert sum(e["success"] for e in episodes) >= 22, episodes
     env.close()
+
+
+def test_structured_v2_appends_the_harness_segment_and_counts_harness_actions():
+    """`layout_version=2`: the same templates and masks, structured-v1's floats first, then
+    the configured costs, the harness streak (one-hot, 4 meaning 4 or more) and the last
+    harness verb."""
+    v1, v2 = evoharness.suite_layout(), evoharness.suite_layout(2)
+    assert (v2["abi"], v2["layout_version"]) == ("structured-v2", 2)
+    assert v2["templates"] == v1["templates"] and v2["segments"][:-1] == v1["segments"]
+    seg = v2["segments"][-1]
+    assert (seg["name"], seg["offset"], seg["rows"]) == ("harness", v1["obs_len"], 1)
+    assert [f[0] for f in seg["features"]] == ["costs", "streak", "last_harness"]
+    a = evoharness.VecEnv("migration", 60, 2, seed=3)
+    b = evoharness.VecEnv("migration", 60, 2, seed=3, layout_version=2)
+    assert (b.obs_len, b.layout_version) == (v2["obs_len"], 2)
+    streaks = []
+    for _ in range(40):
+        np.testing.assert_array_equal(a.obs, b.obs[:, : v1["obs_len"]])
+        np.testing.assert_array_equal(a.mask, b.mask)
+        at = v1["obs_len"]
+        np.testing.assert_allclose(b.obs[0, at:at + 6], [0.2] * 5 + [0.0])  # default costs
+        streaks.append(int(np.argmax(b.obs[0, at + 6:at + 11])))
+        act = a.teacher_actions("static")
+        a.step(act)
+        b.step(act)
+    assert max(streaks) > 0, "the static teacher takes harness actions in a row"
+    with pytest.raises(ValueError, match="layout version 3"):
+        evoharness.VecEnv("migration", 60, 2, layout_version=3)
+    a.close()
+    b.close()

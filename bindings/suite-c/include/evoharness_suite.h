@@ -627,6 +627,22 @@ evoharness_status evoharness_vec_env_set_lifetime(struct evoharness_vec_env *env
                                                   uint64_t episodes);
 
 /**
+ * Makes every environment write observations of layout version `layout_version` from now
+ * on: 1 (`structured-v1`, the default) or 2 (`structured-v2`: structured-v1's and the
+ * `harness` segment, `core/PROTOCOL.md` §8). A policy trained on them declares that version.
+ * The templates and masks are the same in both; `obs_len` of `evoharness_vec_env_get_info`
+ * changes, and `evoharness_layout_json_version` describes the new observation. Read the
+ * observations again (`evoharness_vec_env_observe`) after the change.
+ *
+ * Errors: `NULL_ARGUMENT`; `CONFIG` for another version (nothing changed).
+ *
+ * # Safety
+ * `env` is a live environment that no other thread uses.
+ */
+evoharness_status evoharness_vec_env_set_layout_version(struct evoharness_vec_env *env,
+                                                        uint32_t layout_version);
+
+/**
  * Makes environment `dst` an exact copy of environment `src` as it is now: its agent
  * (workspace, world resume point, experience store, step counts, random state), the episode so
  * far, the episodes it has finished and its last one, and the static teachers' agendas. From

@@ -15,6 +15,7 @@ use evoharness::{
     finished_flag,
 };
 use evoharness_core::Costs;
+use evoharness_core::obs::Version;
 use evoharness_core::{StepVerb, Value};
 use evoharness_runtime::World;
 use suite::{CAPACITIES, EpisodeStats, Intent, SuiteVecEnv, Teacher, VecEnv, WorldsConfig};
@@ -890,6 +891,36 @@ pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(env)? };
         each!(e.env(), v => v.set_lifetime(episodes));
+        Ok(())
+    })
+}
+
+/// Makes every environment write observations of layout version `layout_version` from now
+/// on: 1 (`structured-v1`, the default) or 2 (`structured-v2`: structured-v1's and the
+/// `harness` segment, `core/PROTOCOL.md` §8). A policy trained on them declares that version.
+/// The templates and masks are the same in both; `obs_len` of `evoharness_vec_env_get_info`
+/// changes, and `evoharness_layout_json_version` describes the new observation. Read the
+/// observations again (`evoharness_vec_env_observe`) after the change.
+///
+/// Errors: `NULL_ARGUMENT`; `CONFIG` for another version (nothing changed).
+///
+/// # Safety
+/// `env` is a live environment that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_set_layout_version(
+    env: *mut evoharness_vec_env,
+    layout_version: u32,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(env)? };
+        let version = Version::from_number(layout_version).ok_or_else(|| {
+            Error::new(
+                evoharness_status::Config,
+                format!("layout version {layout_version}: the environments write 1 or 2"),
+            )
+        })?;
+        each!(e.env(), v => v.set_layout_version(version));
         Ok(())
     })
 }

@@ -236,6 +236,16 @@ static void test_vec_env(void) {
     CHECK(episodes == 0);
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_set_lifetime(NULL, 12));
     OK(evoharness_vec_env_set_lifetime(v, 0));
+    /* structured-v2 observations: 15 floats more, the same templates; back to v1. */
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_set_layout_version(NULL, 2));
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_vec_env_set_layout_version(v, 3));
+    CHECK(error_mentions("layout version 3"));
+    OK(evoharness_vec_env_set_layout_version(v, 2));
+    OK(evoharness_vec_env_get_info(v, &info));
+    CHECK(info.obs_len == 579 && info.actions == 348);
+    OK(evoharness_vec_env_set_layout_version(v, 1));
+    OK(evoharness_vec_env_get_info(v, &info));
+    CHECK(info.obs_len == 564);
 
     float *obs = calloc(n * ol, sizeof(float));
     uint8_t *mask = calloc(n * al, 1);
