@@ -5,10 +5,15 @@
 //!   recurrent state, a world position and an experience store of format 1) and an experience
 //!   store file of format 1, written at commit 8231e5d, before stores had replicas. They load to
 //!   the same lessons as [`store`] makes today and are written again in today's store format.
-//! - `agent-format-2-store-2.evha` and `lessons-format-2.evhe`: the same with the store format
-//!   2 (replicas), written by [`write_the_earlier_files`] (ignored) when that format came; they
-//!   load and write the same bytes. It uses only public calls, so it still runs and, while the
-//!   formats are unchanged, still writes the same bytes:
+//! - `agent-format-2-store-2.evha`: the same with the store format 2 (replicas) and a workspace
+//!   snapshot of format 1, written when the store format came. It resumes to the same lessons
+//!   and is written again with today's workspace format (no harness streak, no last verb: a
+//!   format 1 snapshot has neither, so they start from nothing).
+//! - `agent-format-2-store-2-workspace-2.evha` and `lessons-format-2.evhe`: today's formats
+//!   (workspace snapshot format 2, which keeps the harness streak and the last verb), written by
+//!   [`write_the_earlier_files`] (ignored) when that format came; they load and write the same
+//!   bytes. It uses only public calls, so it still runs and, while the formats are unchanged,
+//!   still writes the same bytes:
 //!
 //! ```sh
 //! cargo test -p evoharness-runtime --test earlier_files -- --ignored write_the_earlier_files
@@ -29,7 +34,8 @@ use evoharness_runtime::{
 
 const CHECKPOINT_STORE_1: &str = "agent-format-2.evha";
 const STORE_1: &str = "lessons-format-1.evhe";
-const CHECKPOINT: &str = "agent-format-2-store-2.evha";
+const CHECKPOINT_WORKSPACE_1: &str = "agent-format-2-store-2.evha";
+const CHECKPOINT: &str = "agent-format-2-store-2-workspace-2.evha";
 const STORE: &str = "lessons-format-2.evhe";
 const STEPS: u64 = 5;
 
@@ -123,19 +129,45 @@ fn a_checkpoint_written_earlier_resumes_and_writes_the_same_bytes() {
     assert_eq!(again, bytes, "the resumed agent writes other bytes");
 }
 
-#[test]
-fn a_checkpoint_with_a_store_of_format_1_resumes_with_its_lessons() {
-    let bytes = std::fs::read(earlier(CHECKPOINT_STORE_1)).expect("the fixture");
+/// An earlier checkpoint resumes with the lessons of [`store`]; written again in today's
+/// formats, it resumes to the same agent (the same bytes once more).
+fn resumes_with_its_lessons(name: &str) -> Vec<u8> {
+    let bytes = std::fs::read(earlier(name)).expect("the fixture");
     let agent = resume(&bytes);
     let s = agent.experience_store().expect("the checkpoint's store");
     assert_eq!(seen(s), seen(&store()));
-    // Written again with today's store format, it resumes to the same agent.
     let mut again = Vec::new();
     agent.checkpoint_bytes(&mut again).expect("a checkpoint");
     let twice = resume(&again);
     let mut third = Vec::new();
     twice.checkpoint_bytes(&mut third).expect("a checkpoint");
     assert_eq!(third, again);
+    again
+}
+
+#[test]
+fn a_checkpoint_with_a_store_of_format_1_resumes_with_its_lessons() {
+    resumes_with_its_lessons(CHECKPOINT_STORE_1);
+}
+
+#[test]
+fn a_checkpoint_with_a_workspace_of_format_1_resumes_in_todays_format() {
+    let again = resumes_with_its_lessons(CHECKPOINT_WORKSPACE_1);
+    // The same agent after the same steps as today's file, but the earlier snapshot kept no
+    // harness streak and no last verb. A structured-v1 policy does not see them, so both
+    // agents go on alike, and once a world action has reset the streak they are one agent.
+    let today = std::fs::read(earlier(CHECKPOINT)).expect("the fixture");
+    assert_ne!(again, today);
+    let (mut a, mut b) = (resume(&again), resume(&today));
+    a.run(20).expect("steps");
+    b.run(20).expect("steps");
+    let (mut a_bytes, mut b_bytes) = (Vec::new(), Vec::new());
+    a.checkpoint_bytes(&mut a_bytes).expect("a checkpoint");
+    b.checkpoint_bytes(&mut b_bytes).expect("a checkpoint");
+    assert_eq!(
+        a_bytes, b_bytes,
+        "the earlier checkpoint went on differently"
+    );
 }
 
 #[test]
