@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The v3 record (examples/train/README.md, "v3: one policy for every deployment"): imitation of
-# the fixed-best rule on migration at horizon 100 (the imitation checkpoint), then, from it,
+# the fixed-best rule on migration at horizons 100 and 400 (the imitation checkpoint), then, from it,
 # search and distil: DAgger towards each training deployment's own best setting of the rule
 # family, found by its reward (the retuned teacher), then the held-out evaluation and its
 # tables. Writes v3-sft.* (the imitation checkpoint), v3.* (the
@@ -25,14 +25,18 @@ export PYTHONPATH=bindings/python
 ort="$("$venv/bin/python" -c 'import glob, os, onnxruntime; print(glob.glob(os.path.join(os.path.dirname(onnxruntime.__file__), "capi", "libonnxruntime.so*"))[0])')"
 py="$venv/bin/python"
 d=examples/train/v3
+# EVOHARNESS_V3_LAYOUT=2 trains on the structured-v2 observation (the configured costs and the
+# harness streak in view) instead of v1; the record's A/B found no difference.
+layout=(); [ -n "${EVOHARNESS_V3_LAYOUT:-}" ] && layout=(--layout-version "$EVOHARNESS_V3_LAYOUT")
 if [ "${1:-}" != eval ]; then
   "$py" -m evoharness.train --suite migration --scenario v3 --teacher fixed-best \
     --out "$d/v3-sft.onnx" --horizon 100 --rounds 30 --round-steps 800 --envs 32 --rl-iters 0 \
-    --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 --minutes 30
+    --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 --minutes 30 \
+    --also-horizons 400 "${layout[@]}"
   "$py" -m evoharness.train --suite migration --scenario v3 --teacher retuned \
     --init "$d/v3-sft.onnx" --out "$d/v3.onnx" --horizon 100 --rounds 40 --round-steps 800 \
     --envs 32 --rl-iters 0 --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 \
-    --minutes 40
+    --minutes 40 --also-horizons 400 "${layout[@]}"
 fi
 "$py" "$d/evaluate.py" --policy "$d/v3-sft.onnx" --out "$d/v3-sft.eval.json" --ort-lib "$ort"
 "$py" "$d/evaluate.py" --policy "$d/v3.onnx" --sft "$d/v3-sft.onnx" --out "$d/v3.eval.json" --ort-lib "$ort"
