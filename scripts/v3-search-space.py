@@ -10,7 +10,12 @@ most raises what retuning over the chosen ones gains over fixed-best out of samp
 setting each organisation picks on the first range, measured on the second). Prints each step
 and what retuning over all 96 settings gains the same way.
 
-    python3 scripts/v3-search-space.py [--bin target/release/evoharness] [--organisations 0..600]
+With --regional it also prints suite/src/tune.rs's REGIONAL: for each pair of the card's model
+and machines tiers, the setting of SEARCH_SPACE that earns the most over the training
+organisations whose cards show that pair (on the first range), and what that map from card to
+setting gains over fixed-best on the second range.
+
+    python3 scripts/v3-search-space.py [--bin target/release/evoharness] [--organisations 0..600] [--regional]
 """
 
 import argparse
@@ -31,6 +36,8 @@ def main():
     ap.add_argument("--bin", default="target/release/evoharness")
     ap.add_argument("--organisations", default="0..600")
     ap.add_argument("--steps", type=int, default=6)
+    ap.add_argument("--regional", action="store_true",
+                    help="also the best setting of SEARCH_SPACE per model and machines tier")
     args = ap.parse_args()
     a, b = (int(x) for x in args.organisations.split(".."))
     n = 16 * (b - a)
@@ -58,6 +65,33 @@ def main():
         chosen.append(best)
         print("%d settings: %+.4f ± %.4f  %s" % (len(chosen), *gain(chosen),
                                                    ", ".join(rules[i] for i in chosen)))
+    if args.regional:
+        regional(pick, measure, fb)
+
+
+# suite/src/tune.rs SEARCH_SPACE
+SEARCH_SPACE = ["tuned:plain:guess-unknown:no-note:commit-6", "tuned:recall:guess-unknown:commit-6",
+                "tuned:plain:guess-unknown:no-note", "tuned:plain:no-note"]
+
+
+def regional(pick, measure, fb):
+    """REGIONAL: per (model, machines) of the card, the setting of SEARCH_SPACE with the most
+    reward over those organisations on `pick`, and the map's gain over fixed-best on `measure`."""
+    rules = pick["rules"]
+    space = [rules.index(r) for r in SEARCH_SPACE]
+    tier = lambda o: tuple(o["region"].split("/")[:2])  # noqa: E731
+    groups = {}
+    for o in pick["organisations"]:
+        groups.setdefault(tier(o), []).append(o["rewards"])
+    table = {k: max(space, key=lambda i: sum(r[i] for r in rs)) for k, rs in groups.items()}
+    for k in sorted(table):
+        print("(%r, %r, %r),  # %d organisations" % (*k, rules[table[k]], len(groups[k])))
+    g = [m["rewards"][table[tier(p)]] - m["rewards"][fb]
+         for p, m in zip(pick["organisations"], measure["organisations"])]
+    mean = sum(g) / len(g)
+    sd = (sum((x - mean) ** 2 for x in g) / (len(g) - 1)) ** 0.5
+    print("regional over fixed-best, measured on the second range: %+.4f ± %.4f"
+          % (mean, 1.96 * sd / len(g) ** 0.5))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--task", "migration, records or orchestration"),
     Flag::value(
         "--agent",
-        "append-only[:W], static-harness, lean-harness, tuned[:KNOBS], fixed-best, retuned, oracle, random or policy:PATH",
+        "append-only[:W], static-harness, lean-harness, tuned[:KNOBS], fixed-best, retuned, regional, oracle, random or policy:PATH",
     ),
     Flag::value("--against", "an agent, as --agent takes"),
     Flag::value("--seeds", "a range A..B"),
@@ -62,7 +62,9 @@ Options:
                        part of the hidden remedies: a bound, not a rule), fixed-best (the
                        committed best single setting for v3), retuned (v3: in each
                        organisation the setting `evoharness tune` finds best on episodes of
-                       its own the evaluation does not use), oracle, random, or
+                       its own the evaluation does not use), regional (v3: the setting
+                       reward found for the deployment card's model and machines tiers,
+                       on training organisations), oracle, random, or
                        policy:PATH (a policy made for the suite: 16 facts, 8 steps, 4 lessons,
                        8 tools)
   --against AGENT      also run AGENT (any --agent) on the same episodes and report the mean

@@ -52,6 +52,9 @@ pub enum AgentSpec {
     /// [`tune::retune`](crate::tune::retune)): what a team that retunes its rule for every
     /// deployment ships (`retuned`).
     Retuned(Retune),
+    /// In each organisation, the setting this function gives its deployment from its card
+    /// alone (the suite's is [`tune::regional`](crate::tune::regional): `regional`).
+    Regional(Retune),
 }
 
 impl AgentSpec {
@@ -79,6 +82,7 @@ impl AgentSpec {
             AgentSpec::Random => "random".into(),
             AgentSpec::Policy(p, _) => format!("policy:{}", p.display()),
             AgentSpec::Retuned(_) => "retuned".into(),
+            AgentSpec::Regional(_) => "regional".into(),
         }
     }
 
@@ -91,7 +95,7 @@ impl AgentSpec {
             AgentSpec::LeanHarness => Box::new(LeanHarness),
             AgentSpec::Tuned(t) => Box::new(*t),
             // Until an organisation is known: the v2 rule.
-            AgentSpec::Retuned(_) => Box::new(TunedHarness::default()),
+            AgentSpec::Retuned(_) | AgentSpec::Regional(_) => Box::new(TunedHarness::default()),
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
@@ -363,7 +367,7 @@ pub fn run(
     // Build one agent first, so that a bad policy file fails before any thread starts.
     let probe = agent.build()?;
     let name = match agent {
-        AgentSpec::Policy(..) | AgentSpec::Retuned(_) => agent.name(),
+        AgentSpec::Policy(..) | AgentSpec::Retuned(_) | AgentSpec::Regional(_) => agent.name(),
         _ => probe.name(),
     };
     let mut probe = Some(probe);
@@ -402,7 +406,7 @@ pub fn run(
                 // organisation's deployment (its costs).
                 let world = SuiteWorld::new(spec.task, organisation);
                 let task = *world.config();
-                if let AgentSpec::Retuned(retune) = agent {
+                if let AgentSpec::Retuned(retune) | AgentSpec::Regional(retune) = agent {
                     ctl = Box::new(retune(spec.task, organisation, spec.max_steps)?);
                 }
                 let mut agent = Agent::new(ctl, world, agent_config(&task, first))?;

@@ -59,6 +59,13 @@ pub enum Teacher {
     /// distilled into one policy that must find it from the card alone. The first request in
     /// an organisation tunes it (a few milliseconds), later ones reuse that.
     Retuned,
+    /// v3: in each environment, the [`REGIONAL`](crate::tune::REGIONAL) setting for its
+    /// deployment's card (the model's and the machines' tier), keeping the card like
+    /// [`Teacher::FixedBest`]. Its map from card to setting was found by reward on training
+    /// organisations (per card, the setting of the search space that earns the most there):
+    /// [`Teacher::Retuned`]'s search, pooled over deployments that look alike to a policy, so
+    /// that what DAgger distils is a function of what the policy sees.
+    Regional,
 }
 
 /// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
@@ -170,6 +177,10 @@ impl SuiteVecEnv {
                     .with_card()
                     .decide(&view, &mut rng),
                 Teacher::Retuned => hooks.retuned(r.world())?.decide(&view, &mut rng),
+                Teacher::Regional => {
+                    let w = r.world();
+                    tune::regional(*w.config(), w.organisation(), u64::MAX)?.decide(&view, &mut rng)
+                }
             };
             out[i] = match d {
                 Ok(d @ Decision::Template(t)) if r.check(&d).is_ok() => t as u32,

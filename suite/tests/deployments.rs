@@ -503,3 +503,74 @@ fn the_retuned_teacher_is_each_organisations_own_setting() {
         v.step_into(&mut b).unwrap();
     }
 }
+
+#[test]
+fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
+    use evoharness_runtime::{Controller, rng::SplitMix64};
+    use evoharness_suite::{SuiteWorld, Teacher, VecEnv};
+    let task = TaskConfig::v3(TaskKind::Migration, 50);
+    // Every pair of tiers has its entry, each a rule of the search space; each organisation
+    // gets its pair's, keeping the card.
+    let mut seen = std::collections::BTreeSet::new();
+    for o in 0..200 {
+        let d = SuiteWorld::new(task, o).config().deployment.unwrap();
+        let (_, _, want) = tune::REGIONAL
+            .iter()
+            .find(|(m, c, _)| *m == d.model.name() && *c == d.machines.name())
+            .expect("every pair of tiers is in REGIONAL");
+        assert!(tune::SEARCH_SPACE.contains(want), "{want}");
+        let rule = tune::regional(task, o, u64::MAX).unwrap();
+        assert_eq!(
+            rule,
+            TunedHarness::parse(want).unwrap().with_card(),
+            "org {o}"
+        );
+        seen.insert((d.model.name(), d.machines.name()));
+    }
+    assert_eq!(
+        seen.len(),
+        4,
+        "organisations 0-199 show every pair: {seen:?}"
+    );
+    // Different cards, different behaviour: the map is not one rule.
+    let distinct: std::collections::BTreeSet<_> = tune::REGIONAL.iter().map(|r| r.2).collect();
+    assert!(distinct.len() > 1);
+    // The v1 and v2 tasks have no card: the fixed-best setting.
+    let v2 = tune::regional(TaskConfig::v2(TaskKind::Migration, 50), 0, u64::MAX).unwrap();
+    assert_eq!(
+        v2,
+        TunedHarness::parse(tune::FIXED_BEST).unwrap().with_card()
+    );
+    // The teacher labels what the rule decides, environment by environment.
+    let orgs = 0..8;
+    let mut v = VecEnv::new(task, 8, orgs.clone(), 5).unwrap();
+    let rules: Vec<TunedHarness> = orgs
+        .map(|o| tune::regional(task, o, u64::MAX).unwrap())
+        .collect();
+    let mut b = v.buffers().unwrap();
+    let mut rng = SplitMix64(0);
+    for _ in 0..300 {
+        v.teacher_actions(Teacher::Regional, &mut b.actions)
+            .unwrap();
+        for (i, rule) in rules.iter().enumerate() {
+            let mut rule = *rule;
+            let want = rule.decide(&v.env(i).unwrap().view(), &mut rng).unwrap();
+            assert_eq!(
+                want,
+                evoharness_runtime::Decision::Template(b.actions[i] as usize),
+                "env {i}"
+            );
+        }
+        v.step_into(&mut b).unwrap();
+    }
+    // As an agent: `regional`, evaluated per organisation.
+    let spec: AgentSpec = "regional".parse().unwrap();
+    assert_eq!(spec.name(), "regional");
+    let small = EvalSpec {
+        organisations: 0..2,
+        threads: 1,
+        ..EvalSpec::new(task, 0..4)
+    };
+    let (report, eps) = eval::run(&small, &spec, &|_, _| {}).unwrap();
+    assert_eq!((report.agent.as_str(), eps.len()), ("regional", 4));
+}

@@ -2,7 +2,7 @@
 
     python -m evoharness.train --world MODULE:FACTORY (--teacher MODULE:CALLABLE | --demos FILE.jsonl)
                                --out POLICY.onnx [--minutes M] [--seed S] [--smoke]
-    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned --out POLICY.onnx ...
+    python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned|regional --out POLICY.onnx ...
 
 ``--ray auto|HOST:PORT|local --workers N`` runs the rollouts (DAgger's, GRPO's, validation's) on
 Ray workers and keeps the learner here (:mod:`evoharness.distributed`); they run in units of
@@ -72,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--teacher", help="MODULE:CALLABLE, a teacher(world, event[, tracked]); "
                      "with --suite, the name of a library teacher (lean, oracle, static, static-lean, tuned, "
-                     "fixed-best or retuned)")
+                     "fixed-best, retuned or regional)")
     src.add_argument("--demos", type=pathlib.Path, help="demonstrations (evoharness-demos-v1 JSONL)")
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
             raise ValueError("--also-horizons is for --suite (a world has one budget)")
         if args.suite:
             if args.demos or args.eval_seeds:
-                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned); "
+                raise ValueError("--suite trains from a library teacher (--teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned|regional); "
                                  "evaluate it with `evoharness eval`, not --eval-seeds")
             try:
                 also = [int(h) for h in args.also_horizons.split(",") if h]

@@ -368,7 +368,7 @@ def track_key(action) -> str | None:
 class SuiteSource:
     """The task suite's simulations, one kind per task, through its :class:`VecEnv`, labelled
     by one of the library's rule-based teachers (``lean``, ``oracle``, ``static``,
-    ``tuned``, ``fixed-best`` or ``retuned``), in the suite's version ``scenario`` (``v1``,
+    ``tuned``, ``fixed-best``, ``retuned`` or ``regional``), in the suite's version ``scenario`` (``v1``,
     ``v2`` or ``v3``).
     Training and validation
     run on organisations that never overlap (:data:`ORGANISATIONS`); the held-out evaluation

@@ -20,7 +20,7 @@ TASKS = {"migration": 0, "records": 1, "orchestration": 2}
 SCENARIOS = {"v1": 0, "v2": 0x100, "v3": 0x200}
 #: The rule-based teachers and their ``evoharness_teacher`` codes.
 TEACHERS = {"lean": 0, "oracle": 1, "static": 2, "tuned": 3, "static-lean": 4, "fixed-best": 5,
-            "retuned": 6}
+            "retuned": 6, "regional": 7}
 #: What :meth:`VecEnv.teacher_actions` gives where the teacher has no legal action.
 NO_LABEL = -1
 
@@ -93,7 +93,11 @@ class VecEnv(Handle):
     deployment's card in Belief without acting on it; the ``retuned`` teacher is, in each
     environment, the rule's setting that earns the most in that environment's own
     organisation (tuned there on first request, on episodes no evaluation uses), keeping the
-    card the same way: it reads no card, it measured the deployment as reward.
+    card the same way: it reads no card, it measured the deployment as reward. The
+    ``regional`` teacher is that search pooled over deployments whose cards agree on the
+    model's and the machines' tier (the setting found on training organisations for each
+    pair, ``tune::REGIONAL``), keeping the card the same way: what it distils is a function
+    of what a policy sees.
 
     ``lifetime`` (episodes; 0, the default: forever): every ``lifetime`` episodes an
     environment's agent is replaced by one that knows nothing (an empty working set and

@@ -139,6 +139,13 @@ enum evoharness_teacher
      * `FixedBest`. It reads no card: what it knows of a deployment it measured as reward.
      */
     EVOHARNESS_TEACHER_RETUNED = 6,
+    /**
+     * v3: in each environment, the setting found by reward for deployments with its card's
+     * model and machines tiers (the suite's `tune::REGIONAL`, chosen on training
+     * organisations), keeping the card like `FixedBest`: what DAgger distils is then a
+     * function of what a policy sees.
+     */
+    EVOHARNESS_TEACHER_REGIONAL = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

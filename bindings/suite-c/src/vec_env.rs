@@ -261,6 +261,11 @@ pub enum evoharness_teacher {
     /// evaluation uses; the first request in an organisation does it), keeping the card like
     /// `FixedBest`. It reads no card: what it knows of a deployment it measured as reward.
     Retuned = 6,
+    /// v3: in each environment, the setting found by reward for deployments with its card's
+    /// model and machines tiers (the suite's `tune::REGIONAL`, chosen on training
+    /// organisations), keeping the card like `FixedBest`: what DAgger distils is then a
+    /// function of what a policy sees.
+    Regional = 7,
 }
 
 /// What `evoharness_vec_env_teacher_actions` writes for an environment where the teacher has
@@ -736,10 +741,11 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
             4 => Teacher::StaticLean,
             5 => Teacher::FixedBest,
             6 => Teacher::Retuned,
+            7 => Teacher::Regional,
             t => {
                 return Err(Error::invalid(format!(
                     "teacher is {t}: 0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean, \
-                     5 fixed-best or 6 retuned"
+                     5 fixed-best, 6 retuned or 7 regional"
                 )));
             }
         };
