@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec, Paired};
-use evoharness_suite::{Scenario, TaskConfig, TaskKind};
+use evoharness_suite::{ModelTier, Scenario, TaskConfig, TaskKind};
 
 use crate::args::{self, Flag, Parsed, Usage};
 use crate::failure::Failure;
@@ -22,6 +22,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--seeds", "a range A..B"),
     Flag::value("--horizon", "a number of steps"),
     Flag::value("--scenario", "v1, v2 or v3"),
+    Flag::value("--model", "weak or strong"),
     Flag::value("--organisations", "a number N or a range A..B"),
     // The name this flag had before organisations were called so.
     Flag::value("--families", "a number N or a range A..B"),
@@ -78,6 +79,9 @@ Options:
                        commits that cost two units of budget, and per-item fault draws; v3 is
                        v2 in a deployment each organisation draws (memory prices, back-off,
                        store lifetime, the acting model's remedy guesses, machine crashes)
+  --model weak|strong  v3: every deployment's acting model in this tier, in place of the one
+                       it draws, the rest of the deployment as drawn: the same organisations
+                       before and after a model upgrade (the card says the new tier)
   --organisations N|A..B
                        episode s runs in organisation A + s mod (B-A) (an organisation decides
                        the error codes and their remedies), and an organisation's episodes run
@@ -128,6 +132,16 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     };
     let threads = threads(&p, "eval")?;
     let json = p.switch("--json");
+    let model = match p.value("--model") {
+        None => None,
+        Some(_) if scenario != Scenario::V3 => {
+            return Err(usage("--model goes with --scenario v3".into()).into());
+        }
+        Some(m) => Some(
+            ModelTier::parse(m)
+                .ok_or_else(|| usage(format!("`--model {m}`: expected weak or strong")))?,
+        ),
+    };
     let agent = p.value("--agent").map(|a| parse_agent(&p, a)).transpose()?;
     if p.switch("--sweep") && p.value("--trace").is_some() {
         return Err(usage("--trace goes with one evaluation, not --sweep".into()).into());
@@ -169,7 +183,10 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
             agents.push(a);
         }
         return sweep(
-            TaskConfig::of(scenario, kind, 1),
+            TaskConfig {
+                model,
+                ..TaskConfig::of(scenario, kind, 1)
+            },
             &agents,
             &horizons,
             seeds,
@@ -196,7 +213,10 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
         })?,
     };
     let spec = EvalSpec {
-        task: TaskConfig::of(scenario, kind, horizon),
+        task: TaskConfig {
+            model,
+            ..TaskConfig::of(scenario, kind, horizon)
+        },
         seeds,
         organisations,
         threads,

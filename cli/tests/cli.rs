@@ -656,8 +656,28 @@ fn eval_sweep_writes_a_plot_with_a_line_per_agent() {
 
 #[test]
 fn eval_mistakes_are_named() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["eval", "--agent", "oracle"], "missing --task"),
+        (
+            &[
+                "eval", "--task", "records", "--agent", "oracle", "--model", "weak",
+            ],
+            "--model goes with --scenario v3",
+        ),
+        (
+            &[
+                "eval",
+                "--task",
+                "records",
+                "--agent",
+                "oracle",
+                "--scenario",
+                "v3",
+                "--model",
+                "medium",
+            ],
+            "`--model medium`: expected weak or strong",
+        ),
         (
             &[
                 "eval",

@@ -291,6 +291,21 @@ impl ModelTier {
             ModelTier::Strong => "strong",
         }
     }
+
+    /// The tier named `name` ([`ModelTier::name`]).
+    pub fn parse(name: &str) -> Option<Self> {
+        [ModelTier::Weak, ModelTier::Strong]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+
+    /// The range of [`Deployment::quality`] in this tier: its lowest value and its width.
+    const fn quality_range(self) -> (f64, f64) {
+        match self {
+            ModelTier::Weak => (0.45, 0.30),
+            ModelTier::Strong => (0.92, 0.075),
+        }
+    }
 }
 
 /// How often the agent's machine crashes, as its host knows it.
@@ -382,11 +397,13 @@ impl Deployment {
             1 => life(1.0, 4.0),
             _ => life(1.0, 50.0),
         };
-        let (model, quality) = if weak {
-            (ModelTier::Weak, 0.45 + 0.30 * u(8))
+        let model = if weak {
+            ModelTier::Weak
         } else {
-            (ModelTier::Strong, 0.92 + 0.075 * u(8))
+            ModelTier::Strong
         };
+        let (lo, width) = model.quality_range();
+        let quality = lo + width * u(8);
         let (machines, crash) = if flaky {
             (MachineTier::Flaky, 0.005 + 0.015 * u(9))
         } else {
@@ -401,6 +418,22 @@ impl Deployment {
             quality,
             machines,
             crash,
+        }
+    }
+
+    /// The same deployment with its acting model in `tier` (a model upgrade, or the way
+    /// back): the same draws, the quality at the same place of the other tier's range.
+    pub fn with_model(self, tier: ModelTier) -> Self {
+        if tier == self.model {
+            return self;
+        }
+        let (lo, width) = self.model.quality_range();
+        let u = (self.quality - lo) / width;
+        let (lo, width) = tier.quality_range();
+        Self {
+            model: tier,
+            quality: lo + width * u,
+            ..self
         }
     }
 
@@ -441,6 +474,10 @@ pub struct TaskConfig {
     /// The deployment the task runs in (v3): `None` until a world of an organisation draws it
     /// ([`TaskConfig::deployed`]); v1 and v2 tasks have none.
     pub deployment: Option<Deployment>,
+    /// v3: the acting model's tier in every deployment, in place of the one each draws
+    /// ([`Deployment::with_model`]): the same organisations before and after a model
+    /// upgrade. `None`: the drawn tier.
+    pub model: Option<ModelTier>,
 }
 
 impl TaskConfig {
@@ -453,6 +490,7 @@ impl TaskConfig {
             drift: Some((0.2, 0.7)),
             scenario: Scenario::V1,
             deployment: None,
+            model: None,
         }
     }
 
@@ -490,6 +528,7 @@ impl TaskConfig {
             return self;
         }
         let d = Deployment::of(organisation);
+        let d = self.model.map_or(d, |tier| d.with_model(tier));
         Self {
             faults: Faults {
                 lockout: d.lockout,

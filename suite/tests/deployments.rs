@@ -574,3 +574,46 @@ fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
     let (report, eps) = eval::run(&small, &spec, &|_, _| {}).unwrap();
     assert_eq!((report.agent.as_str(), eps.len()), ("regional", 4));
 }
+
+#[test]
+fn a_model_upgrade_changes_the_tier_and_keeps_the_rest_of_the_deployment() {
+    let task = TaskConfig::v3(TaskKind::Migration, 100);
+    let mut upgraded = 0;
+    for o in 0..200 {
+        let d = Deployment::of(o);
+        for tier in [ModelTier::Weak, ModelTier::Strong] {
+            let e = d.with_model(tier);
+            let (lo, hi) = match tier {
+                ModelTier::Weak => (0.45, 0.75),
+                ModelTier::Strong => (0.92, 0.995),
+            };
+            assert!(e.quality >= lo - 1e-12 && e.quality <= hi + 1e-12, "{e:?}");
+            assert_eq!(
+                Deployment {
+                    model: d.model,
+                    quality: d.quality,
+                    ..e
+                },
+                d,
+                "only the model's tier and quality move"
+            );
+            if tier == d.model {
+                assert_eq!(e, d);
+            } else {
+                upgraded += 1;
+                // The way back is where it started.
+                assert!((e.with_model(d.model).quality - d.quality).abs() < 1e-12);
+            }
+            // Through the task: the world runs it and the card says it.
+            let t = TaskConfig {
+                model: Some(tier),
+                ..task
+            };
+            let w = SuiteWorld::new(t, o);
+            assert_eq!(w.config().deployment, Some(e));
+            assert_eq!(ModelTier::parse(tier.name()), Some(tier));
+        }
+    }
+    assert!(upgraded >= 150, "{upgraded}");
+    assert_eq!(ModelTier::parse("medium"), None);
+}
