@@ -101,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--buffer", type=int, default=200_000)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr-final", type=float,
+                    help="DAgger: decay the learning rate geometrically from --lr at the first "
+                         "round to this at the last (default: constant)")
     ap.add_argument("--rl-iters", type=int, default=10)
     ap.add_argument("--rl-epochs", type=int, default=2)
     ap.add_argument("--rl-batch", type=int, help="GRPO's minibatch (default: --batch); larger "
@@ -310,6 +313,8 @@ def train(args, source, log, net, pool, rng) -> int:
             demo_success=round(float(np.mean([s["success"] for s in stats])), 4) if stats else None)
         opt = torch.optim.Adam(net.parameters(), lr=args.lr)
         for r in range(args.rounds):
+            for g in opt.param_groups:
+                g["lr"] = T.dagger_lr(args, r)
             loss = T.fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
             v = T.validate(net, source, T.VALID_SEED, args.valid_episodes, pool)
             log(stage=1, round=r, samples=buf.size, loss=round(loss, 5), **T.valid_fields(v))

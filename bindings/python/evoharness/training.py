@@ -791,10 +791,14 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None)
             for part in parts:
                 buf.add(part["obs"], part["mask"], part["act"])
             t = time.time()
+            lr = dagger_lr(args, r)
+            for g in opt.param_groups:
+                g["lr"] = lr
             loss = fit(net, opt, buf, args.epochs, args.batch, rng)
             learn_s = time.time() - t
             v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
             log(stage=1, round=r, beta=round(beta, 2), samples=buf.size, loss=round(loss, 5),
+                **({"lr": float(f"{lr:.3g}")} if getattr(args, "lr_final", None) else {}),
                 agreement=round(c["agree"] / max(1, c["seen"]), 4), teacher_refused=c["refused"],
                 **({"skipped": c["skipped"]} if settings["skip_harness"] > 0 else {}),
                 **({"skip_labelled": c["alt_labelled"]} if settings["skip_label"] > 0 else {}),
@@ -810,6 +814,19 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None)
         if own:
             pool.close()
     return best
+
+
+def dagger_lr(args, r: int) -> float:
+    """The learning rate of DAgger round ``r``: ``args.lr``, or with ``args.lr_final`` set, a
+    geometric decay from ``args.lr`` at the first round to ``args.lr_final`` at the last of
+    ``args.rounds``. A constant rate keeps moving a network that already agrees with its
+    teacher on 99% of states, and the rare states that fail a whole episode move with it:
+    the greedy policy's validation success swings from round to round. A decaying one lets
+    the last rounds settle."""
+    final = getattr(args, "lr_final", None)
+    if not final:
+        return args.lr
+    return args.lr * (final / args.lr) ** (min(r, args.rounds - 1) / max(1, args.rounds - 1))
 
 
 def select(best, v: dict, net, tag):
