@@ -549,6 +549,18 @@ def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monk
     assert (training.VALID_SEED, "valid") in checked
 
 
+def test_dagger_learning_rate_is_constant_or_decays_from_lr_to_lr_final():
+    import types
+    args = types.SimpleNamespace(lr=1e-3, rounds=28)
+    assert [training.dagger_lr(args, r) for r in (0, 13, 27)] == [1e-3] * 3
+    args.lr_final = 1e-4
+    rates = [training.dagger_lr(args, r) for r in range(30)]
+    assert rates[0] == 1e-3 and abs(rates[27] - 1e-4) < 1e-12
+    assert all(a > b for a, b in zip(rates[:27], rates[1:28])), "it decays every round"
+    assert rates[28] == rates[29] == rates[27], "rounds past the last keep the last rate"
+    assert abs(rates[13] * rates[14] - 1e-3 * 1e-4) < 1e-12, "geometric: the middle is the mean"
+
+
 def test_model_selection_keeps_only_the_checkpoints_it_could_still_choose():
     """`select` drops a checkpoint once a later one is at least as good on validation success
     and reward; `choose` then picks what it would have picked from every checkpoint, however
