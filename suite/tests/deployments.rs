@@ -468,8 +468,7 @@ fn the_commit_cadence_is_what_a_policy_sees() {
 
 #[test]
 fn the_retuned_teacher_is_each_organisations_own_setting() {
-    use evoharness_runtime::{Controller, rng::SplitMix64};
-    use evoharness_suite::{Teacher, VecEnv};
+    use evoharness_suite::VecEnv;
     let task = TaskConfig::v3(TaskKind::Migration, 50);
     let orgs = 100..104;
     let mut v = VecEnv::new(task, 4, orgs.clone(), 3).unwrap();
@@ -487,18 +486,26 @@ fn the_retuned_teacher_is_each_organisations_own_setting() {
                 .with_card()
         })
         .collect();
+    labels_are_the_rules(&mut v, evoharness_suite::Teacher::Retuned, &rules, 400);
+}
+
+/// Steps `v` for `steps` steps on `teacher`'s labels, checking that environment `i`'s label is
+/// what `rules[i]` decides there.
+fn labels_are_the_rules(
+    v: &mut evoharness_suite::SuiteVecEnv,
+    teacher: evoharness_suite::Teacher,
+    rules: &[TunedHarness],
+    steps: usize,
+) {
+    use evoharness_runtime::{Controller, Decision, rng::SplitMix64};
     let mut b = v.buffers().unwrap();
     let mut rng = SplitMix64(0);
-    for _ in 0..400 {
-        v.teacher_actions(Teacher::Retuned, &mut b.actions).unwrap();
+    for _ in 0..steps {
+        v.teacher_actions(teacher, &mut b.actions).unwrap();
         for (i, rule) in rules.iter().enumerate() {
             let mut rule = *rule;
             let want = rule.decide(&v.env(i).unwrap().view(), &mut rng).unwrap();
-            assert_eq!(
-                want,
-                evoharness_runtime::Decision::Template(b.actions[i] as usize),
-                "env {i}"
-            );
+            assert_eq!(want, Decision::Template(b.actions[i] as usize), "env {i}");
         }
         v.step_into(&mut b).unwrap();
     }
@@ -506,8 +513,7 @@ fn the_retuned_teacher_is_each_organisations_own_setting() {
 
 #[test]
 fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
-    use evoharness_runtime::{Controller, rng::SplitMix64};
-    use evoharness_suite::{SuiteWorld, Teacher, VecEnv};
+    use evoharness_suite::{Teacher, VecEnv};
     let task = TaskConfig::v3(TaskKind::Migration, 50);
     // Every pair of tiers has its entry, each a rule of the search space; each organisation
     // gets its pair's, keeping the card.
@@ -547,22 +553,7 @@ fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
     let rules: Vec<TunedHarness> = orgs
         .map(|o| tune::regional(task, o, u64::MAX).unwrap())
         .collect();
-    let mut b = v.buffers().unwrap();
-    let mut rng = SplitMix64(0);
-    for _ in 0..300 {
-        v.teacher_actions(Teacher::Regional, &mut b.actions)
-            .unwrap();
-        for (i, rule) in rules.iter().enumerate() {
-            let mut rule = *rule;
-            let want = rule.decide(&v.env(i).unwrap().view(), &mut rng).unwrap();
-            assert_eq!(
-                want,
-                evoharness_runtime::Decision::Template(b.actions[i] as usize),
-                "env {i}"
-            );
-        }
-        v.step_into(&mut b).unwrap();
-    }
+    labels_are_the_rules(&mut v, Teacher::Regional, &rules, 300);
     // As an agent: `regional`, evaluated per organisation.
     let spec: AgentSpec = "regional".parse().unwrap();
     assert_eq!(spec.name(), "regional");
