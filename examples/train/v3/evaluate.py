@@ -1,14 +1,14 @@
 """Held-out evaluation of a v3 policy (examples/train/README.md, "v3: one policy for every
-deployment"): paired gains over the fixed rules, fixed-best, retuned and the imitation
+deployment"): paired gains over the fixed rules, fixed-best, regional, retuned and the imitation
 checkpoint, at the training horizon and at 4x, then per region of the deployment family.
 
     python examples/train/v3/evaluate.py --policy P.onnx --sft SFT.onnx --out RESULTS.json
 
 Every comparison is one `evoharness eval --scenario v3 --task migration --agent policy:P
 --against X --json` on organisations 3000-3099 and seeds 3,000,000-3,000,799 (eight episodes
-an organisation; no training, tuning or validation uses them). `retuned` is also run against
-`fixed-best` (what retuning gains out of sample, for the two-thirds bar). The per-region part
-runs the policy against fixed-best and retuned against fixed-best in each organisation alone
+an organisation; no training, tuning or validation uses them). `regional` and `retuned` are also
+run against `fixed-best` (what retuning gains out of sample, for the two-thirds bar). The
+per-region part runs the policy, regional and retuned against fixed-best in each organisation alone
 (organisation K on seeds 3,100,000 + 8 (K - 3000) onward: other episodes than the main
 table's), and reads each organisation's region from `evoharness tune --json`.
 
@@ -27,7 +27,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-AGAINST = ["static-harness", "lean-harness", "tuned", "fixed-best", "retuned"]
+AGAINST = ["static-harness", "lean-harness", "tuned", "fixed-best", "regional", "retuned"]
 
 
 KEEP = ("agent", "horizon", "episodes", "organisations", "success_rate", "mean_reward",
@@ -86,7 +86,8 @@ def main() -> int:
         # Each rule's own figures, and retuning's gain over fixed-best out of sample.
         rules = {}
         for x in AGAINST[:-1]:
-            rules[x] = ev(x, None, h, args.organisations, args.seeds)
+            rules[x] = ev(x, "fixed-best" if x == "regional" else None, h, args.organisations,
+                          args.seeds)
         rules["retuned"] = ev("retuned", "fixed-best", h, args.organisations, args.seeds)
         if args.sft:
             rules[f"policy:{args.sft}"] = ev(f"policy:{args.sft}", "fixed-best", h,
@@ -111,6 +112,7 @@ def main() -> int:
             return {"organisation": k, "region": region[k],
                     "policy": ev(policy, "fixed-best", h, f"{k}..{k + 1}", seeds, 1),
                     "fixed_best": ev("fixed-best", None, h, f"{k}..{k + 1}", seeds, 1),
+                    "regional": ev("regional", "fixed-best", h, f"{k}..{k + 1}", seeds, 1),
                     "retuned": ev("retuned", "fixed-best", h, f"{k}..{k + 1}", seeds, 1)}
 
         with ThreadPoolExecutor(args.threads) as pool:

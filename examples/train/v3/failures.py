@@ -6,7 +6,7 @@ last 30 (world calls by tool: fetch, land, wait, remedy; harness actions by verb
 run's `--json` output it also says how many failed episodes did finish (claiming a success
 the world did not see).
 
-    evoharness eval --scenario v3 --task migration --agent policy:examples/train/v3/v3.onnx \\
+    evoharness eval --scenario v3 --task migration --agent policy:examples/policies/deployments.onnx \\
         --organisations 3000..3100 --seeds 3000000..3000800 --horizon 100 \\
         --trace trace.jsonl --json > eval.json
     python examples/train/v3/failures.py trace.jsonl eval.json

@@ -5,8 +5,8 @@
 1. Per horizon: the policy's paired gain over each rule (± 1.96 standard errors, from
    `evoharness eval --against`), and each agent's success, mean reward and harness actions by
    verb; with the two-thirds bar of the retuning gain.
-2. Per region of the deployment family (horizons with a per-region part): the policy's and
-   the retuned rule's gains over fixed-best, their success and harness actions by verb.
+2. Per region of the deployment family (horizons with a per-region part): the policy's, the
+   regional rule's and the retuned rule's gains over fixed-best, their success and harness actions by verb.
    A region's gain is the mean over its organisations' episodes; its standard error combines
    each organisation's own (`sqrt(sum((n_i * se_i)^2)) / sum(n_i)`: organisations held fixed).
 """
@@ -54,14 +54,23 @@ def main(path: str) -> int:
         pf = pa["fixed-best"]["paired"]["mean_reward_gain"]
         print(f"\nRetuned over fixed-best: {gain(agents['retuned']['paired'])}; the policy "
               f"over fixed-best {pf:+.4f}, {pf / rt:.2f} of the retuning gain (bar: 0.67).")
+        if "regional" in agents:
+            rg = agents["regional"]["paired"]["mean_reward_gain"]
+            print(f"Regional over fixed-best: {gain(agents['regional']['paired'])} "
+                  f"({rg / rt:.2f} of the retuning gain).")
     for h, part in res.get("regions", {}).items():
         rows = defaultdict(list)
         for o in part["organisations"]:
             rows[o["region"]].append(o)
         print(f"\nPer region, horizon {h} (each organisation on 8 episodes of its own):\n")
-        print("| region | orgs | policy − fixed-best | retuned − fixed-best | success policy / "
-              "fixed-best / retuned | harness: policy | fixed-best | retuned |")
-        print("| --- | ---: | ---: | ---: | --- | --- | --- | --- |")
+        has_regional = all("regional" in o for o in part["organisations"])
+        keys = ("policy", "fixed_best") + (("regional",) if has_regional else ()) + ("retuned",)
+        gains = [k for k in keys if k != "fixed_best"]
+        print("| region | orgs | " + " | ".join(f"{k} − fixed-best" for k in gains)
+              + " | success " + " / ".join(k.replace("_", "-") for k in keys) + " | "
+              + " | ".join(f"harness: {k.replace('_', '-')}" for k in keys) + " |")
+        print("| " + " | ".join(["---", "---:"] + ["---:"] * len(gains) + ["---"] * (1 + len(keys)))
+              + " |")
         for region in sorted(rows) + ["all"]:
             os_ = [o for r in sorted(rows) for o in rows[r]] if region == "all" else rows[region]
 
@@ -79,10 +88,9 @@ def main(path: str) -> int:
                 v = {k: mean(key, lambda r, k=k: r["harness_actions_by_verb"][k]) for k in VERBS}
                 return f"{sum(v.values()):.1f} ({' / '.join(f'{v[k]:.1f}' for k in VERBS)})"
 
-            succ = " / ".join(f"{mean(k, lambda r: r['success_rate']):.1%}"
-                              for k in ("policy", "fixed_best", "retuned"))
-            print(f"| {region} | {len(os_)} | {pooled('policy')} | {pooled('retuned')} | {succ} | "
-                  f"{verbs_of('policy')} | {verbs_of('fixed_best')} | {verbs_of('retuned')} |")
+            succ = " / ".join(f"{mean(k, lambda r: r['success_rate']):.1%}" for k in keys)
+            print(f"| {region} | {len(os_)} | " + " | ".join(pooled(k) for k in gains)
+                  + f" | {succ} | " + " | ".join(verbs_of(k) for k in keys) + " |")
     return 0
 
 
