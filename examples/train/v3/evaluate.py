@@ -8,7 +8,8 @@ Every comparison is one `evoharness eval --scenario v3 --task migration --agent 
 --against X --json` on organisations 3000-3099 and seeds 3,000,000-3,000,799 (eight episodes
 an organisation; no training, tuning or validation uses them). `regional` and `retuned` are also
 run against `fixed-best` (what retuning gains out of sample, for the two-thirds bar). The
-per-region part runs the policy, regional and retuned against fixed-best in each organisation alone
+per-region part runs the policy, regional and retuned against fixed-best, and the static, lean
+and tuned rules and the oracle for their own figures, in each organisation alone
 (organisation K on seeds 3,100,000 + 8 (K - 3000) onward: other episodes than the main
 table's), and reads each organisation's region from `evoharness tune --json`.
 
@@ -29,6 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 AGAINST = ["static-harness", "lean-harness", "tuned", "fixed-best", "regional", "retuned"]
 
+
+#: What the per-region part also runs in each organisation, for its own figures.
+RULES = ("static-harness", "lean-harness", "tuned", "oracle")
 
 KEEP = ("agent", "horizon", "episodes", "organisations", "success_rate", "mean_reward",
         "reward_se", "mean_harness_actions", "harness_actions_by_verb", "mean_world_actions",
@@ -55,6 +59,9 @@ def main() -> int:
                     help="horizons of the per-region part (empty: none)")
     ap.add_argument("--ort-lib", help="run the policy on this ONNX Runtime library")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--regions-only", action="store_true",
+                    help="keep the horizons' part of an existing --out and run the per-region "
+                         "part again")
     args = ap.parse_args()
     binary = os.environ.get("EVOHARNESS_BIN", "target/release/evoharness")
     extra = ["--threads", str(args.threads)]
@@ -73,7 +80,9 @@ def main() -> int:
     result = {"policy": args.policy, "sft": args.sft, "task": args.task,
               "organisations": args.organisations, "seeds": args.seeds,
               "horizons": {}, "regions": {}}
-    for h in [int(x) for x in args.horizons.split(",") if x]:
+    if args.regions_only:
+        result = {**json.loads(args.out.read_text()), "regions": {}}
+    for h in [int(x) for x in args.horizons.split(",") if x and not args.regions_only]:
         t0 = time.time()
         cell = {}
         for x in AGAINST + ([f"policy:{args.sft}"] if args.sft else []):
@@ -113,7 +122,9 @@ def main() -> int:
                     "policy": ev(policy, "fixed-best", h, f"{k}..{k + 1}", seeds, 1),
                     "fixed_best": ev("fixed-best", None, h, f"{k}..{k + 1}", seeds, 1),
                     "regional": ev("regional", "fixed-best", h, f"{k}..{k + 1}", seeds, 1),
-                    "retuned": ev("retuned", "fixed-best", h, f"{k}..{k + 1}", seeds, 1)}
+                    "retuned": ev("retuned", "fixed-best", h, f"{k}..{k + 1}", seeds, 1),
+                    # The fixed rules and the oracle (it reads the hidden remedies: a bound).
+                    **{x: ev(x, None, h, f"{k}..{k + 1}", seeds, 1) for x in RULES}}
 
         with ThreadPoolExecutor(args.threads) as pool:
             rows = list(pool.map(one, range(a, b)))

@@ -91,6 +91,20 @@ def main(path: str) -> int:
             succ = " / ".join(f"{mean(k, lambda r: r['success_rate']):.1%}" for k in keys)
             print(f"| {region} | {len(os_)} | " + " | ".join(pooled(k) for k in gains)
                   + f" | {succ} | " + " | ".join(verbs_of(k) for k in keys) + " |")
+        # Every agent's mean reward per region, where the part ran the fixed rules too.
+        agents = [k for k in ("static-harness", "lean-harness", "tuned", "fixed_best",
+                              "regional", "retuned", "policy", "oracle")
+                  if all(k in o for o in part["organisations"])]
+        if "oracle" not in agents:
+            continue
+        print(f"\nMean reward per region, horizon {h} (the same episodes; the oracle reads the "
+              "hidden remedies):\n")
+        print("| region | orgs | " + " | ".join(k.replace("_", "-") for k in agents) + " |")
+        print("| " + " | ".join(["---"] + ["---:"] * (1 + len(agents))) + " |")
+        for region in sorted(rows) + ["all"]:
+            os_ = [o for r in sorted(rows) for o in rows[r]] if region == "all" else rows[region]
+            cells = [sum(o[k]["mean_reward"] for o in os_) / len(os_) for k in agents]
+            print(f"| {region} | {len(os_)} | " + " | ".join(f"{c:.4f}" for c in cells) + " |")
     return 0
 
 
