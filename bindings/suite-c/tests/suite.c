@@ -364,12 +364,15 @@ static void test_training(void) {
            evoharness_vec_env_teacher_actions(NULL, EVOHARNESS_TEACHER_LEAN, actions, 4));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT,
            evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_LEAN, NULL, 4));
-    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 7, actions, 4));
+    EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT, evoharness_vec_env_teacher_actions(v, 8, actions, 4));
     CHECK(error_mentions("0 lean, 1 oracle, 2 static, 3 tuned, 4 static-lean,"));
-    CHECK(error_mentions("5 fixed-best or 6 retuned"));
+    CHECK(error_mentions("5 fixed-best, 6 retuned or 7 regional"));
     CHECK(actions[0] == 7 && actions[3] == 7); /* nothing written on failure */
     /* The retuned teacher tunes each organisation on first request: a legal label each. */
     OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_RETUNED, actions, 4));
+    for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
+    /* The regional one reads its organisation's card tiers: a legal label each too. */
+    OK(evoharness_vec_env_teacher_actions(v, EVOHARNESS_TEACHER_REGIONAL, actions, 4));
     for (size_t i = 0; i < n; i++) CHECK(mask[i * al + actions[i]] == 1);
     for (size_t i = 0; i < n; i++) actions[i] = 7;
     EXPECT(EVOHARNESS_STATUS_INVALID_ARGUMENT,
