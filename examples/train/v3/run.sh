@@ -36,9 +36,9 @@ if [ "${1:-}" != eval ]; then
     --hidden 256 --buffer 400000 --mistakes 2 --valid-episodes 64 --minutes 30 \
     --also-horizons 400 "${layout[@]}"
   # Each round's environments run 2,400 steps, so that episodes at horizon 400 (600 to 2,000
-  # steps with their restarts) are learned to their end; the record ran with --minutes 30 and
-  # kept round 17 (at 798 s); with 28 the stage stops after round 18 (844 s) and keeps the
-  # same round, and both stages fit in 30 minutes.
+  # steps with their restarts) are learned to their end. The record ran with --minutes 30 and
+  # kept round 17; rerun with 28 (so both stages fit in 30 minutes) it stopped after round 20
+  # at 858 s, kept round 17 again and wrote the same file byte for byte.
   "$py" -m evoharness.train --suite migration --scenario v3 --teacher regional \
     --init "$d/v3-sft.onnx" --out "$policy" --horizon 100 --rounds 28 --lr-final 1e-4 \
     --round-steps 2400 --envs 32 --rl-iters 0 --hidden 256 --buffer 400000 --mistakes 2 \
