@@ -178,8 +178,7 @@ impl SuiteVecEnv {
                     .decide(&view, &mut rng),
                 Teacher::Retuned => hooks.retuned(r.world())?.decide(&view, &mut rng),
                 Teacher::Regional => {
-                    let w = r.world();
-                    tune::regional(*w.config(), w.organisation(), u64::MAX)?.decide(&view, &mut rng)
+                    tune::regional_for(r.world().config().deployment)?.decide(&view, &mut rng)
                 }
             };
             out[i] = match d {

@@ -18,10 +18,10 @@ use std::str::FromStr;
 use evoharness_runtime::{Error, ErrorKind, PolicyBuilder, Result};
 use serde::Serialize;
 
-use crate::TaskConfig;
 use crate::baselines::{AppendOnly, TunedHarness};
 use crate::eval::{self, AgentSpec, EvalSpec};
 use crate::world::SuiteWorld;
+use crate::{Deployment, TaskConfig};
 
 /// The fixed-best setting on v3: `evoharness tune --task T --organisations 0..48 --seeds
 /// 0..480 --horizon 100` (training organisations; ten episodes each) finds this one in each of
@@ -255,10 +255,13 @@ pub const REGIONAL: [(&str, &str, &str); 4] = [
 /// [`Teacher::FixedBest`](crate::Teacher::FixedBest) does (v1 and v2 tasks: the fixed-best
 /// setting). Tunes nothing: `max_steps` is there to fit [`Retune`](crate::eval::Retune).
 pub fn regional(task: TaskConfig, organisation: u64, _max_steps: u64) -> Result<TunedHarness> {
-    let world = SuiteWorld::new(task, organisation);
-    let rule = world
-        .config()
-        .deployment
+    regional_for(task.deployed(organisation).deployment)
+}
+
+/// The [`REGIONAL`] setting of a deployment (none: v1 and v2 tasks, the fixed-best setting),
+/// keeping the card. A table lookup: the teacher asks it at every step of every environment.
+pub fn regional_for(deployment: Option<Deployment>) -> Result<TunedHarness> {
+    let rule = deployment
         .and_then(|d| {
             REGIONAL
                 .iter()
