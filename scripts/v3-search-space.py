@@ -13,7 +13,8 @@ and what retuning over all 96 settings gains the same way.
 With --regional it also prints suite/src/tune.rs's REGIONAL: for each pair of the card's model
 and machines tiers, the setting of SEARCH_SPACE that earns the most over the training
 organisations whose cards show that pair (on the first range), and what that map from card to
-setting gains over fixed-best on the second range.
+setting gains over fixed-best on the second range; and the best setting per model tier alone
+(examples/train/v3/upgrade.py's TUNED_FOR).
 
     python3 scripts/v3-search-space.py [--bin target/release/evoharness] [--organisations 0..600] [--regional]
 """
@@ -86,6 +87,11 @@ def regional(pick, measure, fb):
     table = {k: max(space, key=lambda i: sum(r[i] for r in rs)) for k, rs in groups.items()}
     for k in sorted(table):
         print("(%r, %r, %r),  # %d organisations" % (*k, rules[table[k]], len(groups[k])))
+    # examples/train/v3/upgrade.py's TUNED_FOR: the same search pooled by the model's tier alone.
+    for model in ("weak", "strong"):
+        rs = [r for k, g in groups.items() if k[0] == model for r in g]
+        best = max(space, key=lambda i: sum(r[i] for r in rs))
+        print("tuned for %s models: %s  # %d organisations" % (model, rules[best], len(rs)))
     g = [m["rewards"][table[tier(p)]] - m["rewards"][fb]
          for p, m in zip(pick["organisations"], measure["organisations"])]
     mean = sum(g) / len(g)

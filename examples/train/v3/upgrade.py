@@ -9,7 +9,8 @@ harness actions by verb and paired gain over fixed-best.
 
 The two tier rules are the settings of suite/src/tune.rs's SEARCH_SPACE with the most reward
 over the training organisations (0-599, `scripts/v3-search-space.py`'s first range) whose
-model has that tier: what an engineer who tuned the harness for one model ships.
+model has that tier (`scripts/v3-search-space.py --regional` prints them): what an engineer
+who tuned the harness for one model ships.
 EVOHARNESS_BIN is the tool (default target/release/evoharness).
 """
 
