@@ -30,10 +30,11 @@
 //! # Paths
 //!
 //! One public path per item, by one rule: the crate's modules are private and what they define
-//! is re-exported here, at the root, except three formats that are namespaces, public modules
+//! is re-exported here, at the root, except four formats that are namespaces, public modules
 //! whose items are reached only through them: [`wire`] (frames, their version and limits),
-//! [`snapshot`] (the snapshot format) and [`obs`] (the structured-v1 policy ABI: layout,
-//! templates, mask, feature tables). Their constants and functions read well only qualified
+//! [`snapshot`] (the snapshot format), [`obs`] (the structured-v1 policy ABI: layout,
+//! templates, mask, feature tables) and [`text`] (the generative policy's text: the workspace
+//! as a prompt, actions as lines). Their constants and functions read well only qualified
 //! (`wire::VERSION`, `snapshot::MAGIC`, `obs::FIELD`), so their types live beside them
 //! (`wire::Frame`, `obs::Layout`). Everything else, the workspace and the protocol's types, is
 //! at the root: `evoharness_core::{Action, Value, Workspace, ...}`. (`script`, the byte-script
@@ -54,9 +55,10 @@
 //! | `wire.rs` | [`wire`]: the versioned postcard frame, COBS framing, maximum sizes |
 //! | `obs.rs`, `obs/` | [`obs`]: the structured-v1 policy ABI: observation, action templates, mask |
 //! | `snapshot.rs` | [`snapshot`]: the whole workspace to checksummed bytes and back |
+//! | `text.rs` | [`text`]: `workspace-text-v1` and `action-text-v1`, the generative ABI's text |
 //! | `script.rs` | `script` (feature `_script`): byte scripts that fuzz targets and tests drive |
 //!
-//! The wire format and the observation layout are specified in `PROTOCOL.md` beside this
+//! The wire format, the observation layout and the text formats are specified in `PROTOCOL.md` beside this
 //! crate. Every decoder here takes untrusted bytes and never panics on them; that is fuzzed.
 //!
 //! # Features
@@ -92,6 +94,7 @@ mod progress;
 pub mod script;
 pub mod snapshot;
 mod table;
+pub mod text;
 mod value;
 pub mod wire;
 mod workspace;

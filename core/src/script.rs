@@ -52,11 +52,24 @@ pub enum Violation {
     SnapshotRoundTrip,
     /// The observation could not be written or holds a non-finite number.
     Observation,
+    /// The workspace's text is longer than `text::max_len`, or a template's text does not parse
+    /// back to it.
+    Text,
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Counts the bytes of a rendering without keeping them.
+struct TextLen(usize);
+
+impl fmt::Write for TextLen {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 += s.len();
+        Ok(())
     }
 }
 
@@ -92,6 +105,12 @@ pub fn run<S: Storage>(
                     .mask(ws, s.mask)
                     .map_err(|_| Violation::Observation)?;
                 check_mask(ws, &layout, s.mask)?;
+                let t = layout.template(i).ok_or(Violation::Text)?;
+                let mut text = heapless::String::<{ crate::text::ACTION_MAX }>::new();
+                crate::text::action(t, &mut text).map_err(|_| Violation::Text)?;
+                if crate::text::parse(&layout, &text) != Some(i) {
+                    return Err(Violation::Text);
+                }
                 let ok = match layout.resolve(ws, i) {
                     Ok(a) => apply_checked(ws, &a, s, &mut stats)?,
                     Err(_) => false,
@@ -134,6 +153,11 @@ pub fn run<S: Storage>(
             .map_err(|_| Violation::Observation)?;
         if s.obs.iter().any(|x| !x.is_finite()) {
             return Err(Violation::Observation);
+        }
+        let mut len = TextLen(0);
+        let n = crate::text::render(ws, &mut len).map_err(|_| Violation::Text)?;
+        if n != len.0 || n > crate::text::max_len(ws.capacities()) {
+            return Err(Violation::Text);
         }
     }
     Ok(stats)

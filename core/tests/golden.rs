@@ -2506,3 +2506,52 @@ fn note_merges_and_consolidate_evicts_least_useful() {
         }
     );
 }
+
+/// §11: the worked example of `workspace-text-v1` is what `text::render` writes, and the
+/// action-text table names every template block.
+#[test]
+fn protocol_md_generative_text() {
+    use evoharness_core::text;
+    let mut ws =
+        evoharness_core::HeapWorkspace::with_capacities(4, 2, 2, Config::new(3, 100)).unwrap();
+    let ev = Event::new(EventKind::Result, 1)
+        .with("id", ValueRef::Int(42))
+        .unwrap()
+        .with("note", text("a \"b\"\n"))
+        .unwrap();
+    ws.observe(&ev);
+    ws.apply(&Action::Track(Track::Set {
+        key: KeyArg::Field(0),
+        value: Arg::Field(0),
+        confidence: 0.9,
+    }))
+    .unwrap();
+    ws.apply(&Action::Commit(Commit::Plan {
+        label: Arg::Field(0),
+    }))
+    .unwrap();
+    let mut got = String::new();
+    text::render(&ws, &mut got).unwrap();
+    // The block ends in "> " and a newline that closes the fence.
+    assert_eq!(format!("{got}\n"), block("text: SMALL"));
+
+    let templates: Vec<String> = table("templates")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let texts: Vec<String> = table("action texts")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    assert_eq!(templates, texts);
+    assert!(PROTOCOL.contains(&format!("`text::ACTION_MAX` = {}", text::ACTION_MAX)));
+    let suite = Capacities {
+        facts: 16,
+        steps: 8,
+        lessons: 4,
+        tools: 8,
+    };
+    let n = text::max_len(suite);
+    let shown = format!("{},{:03} bytes", n / 1000, n % 1000);
+    assert!(PROTOCOL.contains(&shown), "PROTOCOL.md should say {shown}");
+}
