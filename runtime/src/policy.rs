@@ -184,15 +184,19 @@ impl PolicyBuilder {
     /// Loads, checks and prepares the policy in `path`.
     pub fn commit_from_file(self, path: impl AsRef<Path>) -> Result<Policy> {
         let path = path.as_ref();
-        // A file over the size limit is refused before it is read.
+        let bytes = self.read_file(path)?;
+        self.commit(&bytes, &path.display().to_string())
+    }
+
+    /// A policy file's bytes; a file over the size limit is refused before it is read.
+    pub(crate) fn read_file(&self, path: &Path) -> Result<Vec<u8>> {
         if let Ok(m) = std::fs::metadata(path) {
             self.limits
                 .check_len(m.len(), &path.display().to_string())?;
         }
-        let bytes = std::fs::read(path).context(ErrorKind::Io, || {
+        std::fs::read(path).context(ErrorKind::Io, || {
             format!("reading policy {}", path.display())
-        })?;
-        self.commit(&bytes, &path.display().to_string())
+        })
     }
 
     /// Loads, checks and prepares a policy from the bytes of an ONNX file.
@@ -201,6 +205,23 @@ impl PolicyBuilder {
     }
 
     fn commit(self, bytes: &[u8], name: &str) -> Result<Policy> {
+        let (abi, session, device, active) = self.open(bytes, name, |meta| read_abi(meta, name))?;
+        let mut policy = Policy::new(session, abi, active, name)?;
+        policy.device = device;
+        policy.fingerprint = CRC64.checksum(bytes);
+        policy.flops = crate::flops::per_decision(bytes);
+        Ok(policy)
+    }
+
+    /// What every kind of policy file goes through: the backend, the device, the limits, the
+    /// contract in the metadata (`read`), then a session. Returns the contract, the session,
+    /// the device it runs on and the backend.
+    pub(crate) fn open<A>(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        read: impl FnOnce(&Metadata) -> Result<A>,
+    ) -> Result<(A, Session, Device, &'static Active)> {
         let active = backend::init(&self.backend)?;
         let env = backend::environment().ok_or_else(|| {
             Error::new(
@@ -226,13 +247,9 @@ impl PolicyBuilder {
         // The limits and the contract first: a file that is too costly or not a policy fails
         // before any session exists.
         self.limits.check(bytes, name)?;
-        let abi = read_abi(&Metadata::read(bytes, name)?, name)?;
+        let abi = read(&Metadata::read(bytes, name)?)?;
         let (session, device) = self.session(env, active, device, bytes, name)?;
-        let mut policy = Policy::new(session, abi, active, name)?;
-        policy.device = device;
-        policy.fingerprint = CRC64.checksum(bytes);
-        policy.flops = crate::flops::per_decision(bytes);
-        Ok(policy)
+        Ok((abi, session, device, active))
     }
 
     /// A session on `device`, or on the CPU if that is not available and fallback is allowed;
@@ -366,10 +383,10 @@ struct StringStringEntry {
 }
 
 /// A policy file's `evoharness.*` metadata, read from its bytes.
-struct Metadata(Vec<StringStringEntry>);
+pub(crate) struct Metadata(Vec<StringStringEntry>);
 
 impl Metadata {
-    fn read(bytes: &[u8], name: &str) -> Result<Self> {
+    pub(crate) fn read(bytes: &[u8], name: &str) -> Result<Self> {
         use prost::Message as _;
         let m = ModelMetadata::decode(bytes).map_err(|e| {
             Error::new(
@@ -381,7 +398,7 @@ impl Metadata {
         Ok(Self(m.metadata_props))
     }
 
-    fn get(&self, key: &str) -> Option<String> {
+    pub(crate) fn get(&self, key: &str) -> Option<String> {
         self.0
             .iter()
             .find(|e| e.key == key)
@@ -681,6 +698,13 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<PolicyAbi> {
                 .into(),
         )
     })?;
+    if abi == evoharness_core::text::ABI {
+        return Err(bad(format!(
+            "declares ABI `{abi}`: a language-model policy; load it with \
+             PolicyBuilder::commit_generative_from_file (or let the caller pick by the file, \
+             as `evoharness eval --agent policy:PATH` does)"
+        )));
+    }
     let Some(known) = Version::from_abi(&abi) else {
         let runs: Vec<&str> = Version::ALL.iter().map(|v| v.abi()).collect();
         return Err(bad(format!(
