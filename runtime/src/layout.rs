@@ -48,7 +48,9 @@ pub fn layout_json_version(caps: Capacities, layout_version: u32) -> Result<Stri
 /// (`facts`, `steps`, `lessons`, `tools`), `obs_len`, `actions`, `segments` (each with `name`,
 /// `offset`, `rows`, `width` and `features` as `[name, width]` pairs), and `templates`: for
 /// every template index, `[verb, tool]` with the tool index of an `act` template and -1
-/// otherwise. Capacities out of range are a [`ErrorKind::Config`] error.
+/// otherwise; `action_texts`: every template's `action-text-v1` line (with its `\n`), what a
+/// `generative-v1` policy writes for it (`evoharness_core::text::action`). Capacities out of
+/// range are a [`ErrorKind::Config`] error.
 pub fn layout_json_of(caps: Capacities, version: Version) -> Result<String> {
     caps.validate()
         .map_err(|e| Error::new(ErrorKind::Config, format!("capacities: {e}")))?;
@@ -86,6 +88,13 @@ pub fn layout_json_of(caps: Capacities, version: Version) -> Result<String> {
             json!([template_verb(t), tool])
         })
         .collect();
+    let mut action_texts = Vec::with_capacity(l.actions());
+    for t in (0..l.actions()).filter_map(|i| l.template(i)) {
+        let mut line = String::new();
+        evoharness_core::text::action(t, &mut line)
+            .map_err(|_| Error::new(ErrorKind::Config, "writing an action text"))?;
+        action_texts.push(line);
+    }
     Ok(json!({
         "abi": version.abi(),
         "layout_version": version.number(),
@@ -97,6 +106,7 @@ pub fn layout_json_of(caps: Capacities, version: Version) -> Result<String> {
         "actions": l.actions(),
         "segments": segments,
         "templates": templates,
+        "action_texts": action_texts,
     })
     .to_string())
 }
@@ -121,6 +131,9 @@ mod tests {
         assert_eq!(v["templates"].as_array().unwrap().len(), 348);
         assert_eq!(v["templates"][0], json!(["finish", -1]));
         assert_eq!(v["templates"][2], json!(["act", 0]));
+        assert_eq!(v["action_texts"][0], json!("finish ok\n"));
+        assert_eq!(v["action_texts"][2], json!("act 0\n"));
+        assert_eq!(v["action_texts"].as_array().unwrap().len(), 348);
         let segs = v["segments"].as_array().unwrap();
         assert_eq!(segs.len(), 6);
         let last = &segs[5];

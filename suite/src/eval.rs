@@ -99,8 +99,22 @@ impl AgentSpec {
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
-                let policy = builder.clone().commit_from_file(path)?;
-                let caps = policy.abi().capacities;
+                // The kind of policy follows from the file: a structured network or a language
+                // model (generative-v1), each the controller a host's agent runs, greedy here.
+                let head = std::fs::read(path).map_err(|e| {
+                    Error::new(ErrorKind::Io, format!("reading policy {}", path.display()))
+                        .with_source(e)
+                })?;
+                let (policy, caps): (BoxedController, _) =
+                    if evoharness_runtime::generative::is_generative(&head) {
+                        let p = builder.clone().commit_generative_from_file(path)?;
+                        let caps = p.abi().capacities;
+                        (Box::new(p), caps)
+                    } else {
+                        let p = builder.clone().commit_from_file(path)?;
+                        let caps = p.abi().capacities;
+                        (Box::new(p), caps)
+                    };
                 if caps != CAPACITIES {
                     return Err(Error::new(
                         ErrorKind::Config,
@@ -110,8 +124,7 @@ impl AgentSpec {
                         ),
                     ));
                 }
-                // The policy itself: the controller a host's agent runs, greedy here.
-                Box::new(policy)
+                policy
             }
         })
     }

@@ -576,6 +576,20 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         )
     }
 
+    /// Appends environment `i`'s workspace as a `generative-v1` prompt (`workspace-text-v1`:
+    /// `evoharness_core::text::render`) to `out`: what a language-model policy reads there now.
+    pub fn text(&self, i: usize, out: &mut String) -> Result<()> {
+        let r = self.agents.get(i).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Config,
+                format!("no environment {i} of {}", self.agents.len()),
+            )
+        })?;
+        evoharness_core::text::render(r.workspace(), out)
+            .map(|_| ())
+            .map_err(|_| Error::new(ErrorKind::Workspace, "rendering the workspace"))
+    }
+
     /// Writes every environment's current observation and mask.
     pub fn observe(&self, obs: &mut [f32], mask: &mut [u8]) -> Result<()> {
         let layout = self.layout;

@@ -95,3 +95,36 @@ fn the_int8_policy_runs_on_tract_and_does_what_the_f32_one_does() {
         assert!((a.reward - b.reward).abs() < 0.05, "{a:?} {b:?}");
     }
 }
+
+/// A language-model policy (`generative-v1`) is evaluated through the same path, picked by the
+/// file: the random fixture decoder for the suite's capacities takes only legal actions (an
+/// illegal one would be an error) and the same ones as an agent driven by hand with it.
+#[test]
+fn eval_runs_a_language_model_picked_by_the_file() {
+    let builder = PolicyBuilder::new().backend(Backend::Tract);
+    let lm = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../runtime/tests/fixtures/generative_suite.onnx");
+    let task = TaskConfig::new(TaskKind::Records, 30);
+    // A random model wanders until the budget ends its episode: 25 steps each are enough.
+    let spec = EvalSpec {
+        organisations: 3..4,
+        threads: 1,
+        max_steps: 25,
+        ..EvalSpec::new(task, 5..7)
+    };
+    let (report, episodes) = eval::run(
+        &spec,
+        &AgentSpec::Policy(lm.clone(), builder.clone()),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(report.episodes, 2);
+    let policy = builder.commit_generative_from_file(&lm).unwrap();
+    let mut a = Agent::new(policy, SuiteWorld::new(task, 3), agent_config(&task, 5)).unwrap();
+    let mine: Vec<_> = (5..7)
+        .map(|seed| episode::run(&mut a, seed, 25, None).unwrap())
+        .collect();
+    assert_eq!(episodes, mine);
+    assert!(mine.iter().all(|s| s.steps == 25), "{mine:?}");
+    assert!(a.controller().stats().decisions > 0);
+}

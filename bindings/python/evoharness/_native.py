@@ -147,6 +147,10 @@ _SIGNATURES = {
         c_uint32,
     ),
     "evoharness_vec_env_teacher_actions": ([c_void_p, c_uint32, _U32, c_size_t], c_uint32),
+    "evoharness_vec_env_text": (
+        [c_void_p, c_size_t, c_char_p, c_size_t, POINTER(c_size_t)],
+        c_uint32,
+    ),
     "evoharness_vec_env_last_episode": ([c_void_p, c_size_t, POINTER(EpisodeStats)], c_uint32),
     "evoharness_vec_env_episodes": ([c_void_p, c_size_t, POINTER(c_uint64)], c_uint32),
     "evoharness_vec_env_set_lifetime": ([c_void_p, c_uint64], c_uint32),

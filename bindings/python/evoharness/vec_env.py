@@ -237,6 +237,8 @@ class VecEnv(Handle):
         self.reward = np.zeros(n, np.float32)
         self.done = np.zeros(n, np.uint8)
         self._teacher = np.zeros(n, np.uint32)
+        # A prompt is at most text::max_len bytes of the capacities: 5,881 for the suite's.
+        self._text_buf = ctypes.create_string_buffer(1 << 16)
         self.observe()
 
     @property
@@ -280,6 +282,19 @@ class VecEnv(Handle):
             self._live(), ptr(self.obs, c_float), self.obs.size, ptr(self.mask, c_uint8),
             self.mask.size))
         return self.obs, self.mask
+
+    def text(self, i: int) -> str:
+        """Environment ``i``'s workspace as a ``generative-v1`` prompt (``workspace-text-v1``,
+        ``core/PROTOCOL.md`` §11): what a language-model policy reads there now, ending in
+        ``"> "``. The lines it may answer with are the layout's ``action_texts``."""
+        n = c_size_t(0)
+        buf = self._text_buf
+        check(lib().evoharness_vec_env_text(self._live(), i, buf, len(buf), ctypes.byref(n)))
+        return buf.raw[: n.value].decode()
+
+    def texts(self) -> list[str]:
+        """Every environment's prompt (:meth:`text`)."""
+        return [self.text(i) for i in range(self.n)]
 
     def step(self, actions):
         """Steps every environment with its template; returns ``(obs, mask, reward, done)``.

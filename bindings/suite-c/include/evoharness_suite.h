@@ -541,6 +541,26 @@ evoharness_status evoharness_vec_env_step(struct evoharness_vec_env *env,
                                           size_t done_len);
 
 /**
+ * Writes environment `index`'s workspace as a `generative-v1` prompt (`workspace-text-v1`,
+ * core/PROTOCOL.md §11: what a language-model policy reads there now, ending in `> `),
+ * NUL-terminated UTF-8, into `buf` (`cap` bytes) and its length to `*out_len`. At most 5,881
+ * bytes for the suite's capacities (`text::max_len`); the action texts are the layout JSON's
+ * `action_texts`.
+ *
+ * Errors (nothing written): `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last
+ * environment; `BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `env` is a live environment that no thread changes meanwhile; `buf` points at `cap`
+ * writable bytes, `out_len` at a writable `size_t`.
+ */
+evoharness_status evoharness_vec_env_text(const struct evoharness_vec_env *env,
+                                          size_t index,
+                                          char *buf,
+                                          size_t cap,
+                                          size_t *out_len);
+
+/**
  * Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
  * `evoharness_teacher`) would choose now in every environment, in the state its last
  * observation shows: labels for imitation learning, such as DAgger's on the states a learning

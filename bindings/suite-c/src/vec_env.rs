@@ -710,6 +710,43 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
     })
 }
 
+/// Writes environment `index`'s workspace as a `generative-v1` prompt (`workspace-text-v1`,
+/// core/PROTOCOL.md §11: what a language-model policy reads there now, ending in `> `),
+/// NUL-terminated UTF-8, into `buf` (`cap` bytes) and its length to `*out_len`. At most 5,881
+/// bytes for the suite's capacities (`text::max_len`); the action texts are the layout JSON's
+/// `action_texts`.
+///
+/// Errors (nothing written): `NULL_ARGUMENT`; `NOT_FOUND` for an index past the last
+/// environment; `BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `env` is a live environment that no thread changes meanwhile; `buf` points at `cap`
+/// writable bytes, `out_len` at a writable `size_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn evoharness_vec_env_text(
+    env: *const evoharness_vec_env,
+    index: usize,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> evoharness_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let mut e = unsafe { enter(env) }?;
+        let v = &*e.env();
+        if index >= v.len() {
+            return Err(Error::not_found(format!(
+                "no environment {index}: there are {}",
+                v.len()
+            )));
+        }
+        let mut text = String::new();
+        each!(v, v => v.text(index, &mut text)).map_err(Error::from)?;
+        // SAFETY: the caller's contract.
+        unsafe { ffi::write_str(&text, buf, cap, out_len) }
+    })
+}
+
 /// Writes into `out` (`out_len` = `n` templates) the template `teacher` (an
 /// `evoharness_teacher`) would choose now in every environment, in the state its last
 /// observation shows: labels for imitation learning, such as DAgger's on the states a learning
