@@ -34,7 +34,7 @@ use crate::controller::{Controller, Decision, Needs, View};
 use crate::error::{Context, Error, ErrorKind, Result};
 use crate::framed_file::CRC64;
 use crate::grammar::{Grammar, Vocab};
-use crate::policy::{Device, Metadata, PolicyBuilder};
+use crate::policy::{Device, Metadata, Policy, PolicyBuilder};
 use crate::rng::SplitMix64;
 
 /// How the model's tokens map to bytes.
@@ -188,9 +188,11 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
         return Err(bad(format!("declares ABI `{abi}`, not `{}`", text::ABI)));
     }
     let num = |key: &str| -> Result<u64> {
-        let v = meta
-            .get(key)
-            .ok_or_else(|| bad(format!("missing {key} metadata")))?;
+        let v = meta.get(key).ok_or_else(|| {
+            bad(format!(
+                "missing {key} metadata (generative-v1 requires it)"
+            ))
+        })?;
         v.trim()
             .parse()
             .map_err(|_| bad(format!("{key} is `{v}`, not a number")))
@@ -216,7 +218,11 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
                 "uses tokenizer `{other}`; this runtime knows `bytes`"
             )));
         }
-        None => return Err(bad("missing evoharness.tokenizer metadata".into())),
+        None => {
+            return Err(bad(
+                "missing evoharness.tokenizer metadata (generative-v1 requires it)".into(),
+            ));
+        }
     };
     let capacities = Capacities {
         facts: small("evoharness.facts")?,
@@ -746,5 +752,172 @@ impl<W: ?Sized> Controller<W> for GenerativePolicy {
 
     fn identity(&self) -> u64 {
         identity(&self.abi, self.fingerprint)
+    }
+}
+
+/// A policy of either kind, as its file declares: a structured network ([`Policy`]) or a
+/// language model ([`GenerativePolicy`]). What a host loads when it takes whatever file it is
+/// given (the C library, `evoharness eval --agent policy:PATH`); a [`Controller`] like both.
+#[derive(Debug)]
+pub enum AnyPolicy {
+    /// `structured-v1` or `structured-v2`.
+    Structured(Policy),
+    /// `generative-v1`.
+    Generative(GenerativePolicy),
+}
+
+impl AnyPolicy {
+    /// The capacities and tool count it was made for.
+    pub fn capacities(&self) -> Capacities {
+        match self {
+            AnyPolicy::Structured(p) => p.abi().capacities,
+            AnyPolicy::Generative(p) => p.abi().capacities,
+        }
+    }
+
+    /// The ABI name its file declares.
+    pub fn abi_name(&self) -> &str {
+        match self {
+            AnyPolicy::Structured(p) => &p.abi().abi,
+            AnyPolicy::Generative(_) => text::ABI,
+        }
+    }
+
+    /// The tool names its file declares (none for a language model: its prompt shows tool
+    /// indices).
+    pub fn tool_names(&self) -> &[String] {
+        match self {
+            AnyPolicy::Structured(p) => &p.abi().tool_names,
+            AnyPolicy::Generative(_) => &[],
+        }
+    }
+
+    /// The action table it chooses among.
+    pub fn layout(&self) -> Layout {
+        match self {
+            AnyPolicy::Structured(p) => p.layout(),
+            AnyPolicy::Generative(p) => p.layout(),
+        }
+    }
+
+    /// The backend running it.
+    pub fn backend(&self) -> &'static Active {
+        match self {
+            AnyPolicy::Structured(p) => p.backend(),
+            AnyPolicy::Generative(p) => p.backend(),
+        }
+    }
+
+    /// The device it runs on.
+    pub fn device(&self) -> Device {
+        match self {
+            AnyPolicy::Structured(p) => p.device(),
+            AnyPolicy::Generative(p) => p.device(),
+        }
+    }
+
+    /// The structured policy, if it is one.
+    pub fn structured(&self) -> Option<&Policy> {
+        match self {
+            AnyPolicy::Structured(p) => Some(p),
+            AnyPolicy::Generative(_) => None,
+        }
+    }
+
+    /// The language model, if it is one.
+    pub fn generative(&self) -> Option<&GenerativePolicy> {
+        match self {
+            AnyPolicy::Generative(p) => Some(p),
+            AnyPolicy::Structured(_) => None,
+        }
+    }
+}
+
+impl PolicyBuilder {
+    /// Loads a policy of the kind its file declares (`evoharness.abi`), from a file.
+    pub fn commit_any_from_file(self, path: impl AsRef<Path>) -> Result<AnyPolicy> {
+        let path = path.as_ref();
+        let bytes = self.read_file(path)?;
+        self.commit_any(&bytes, &path.display().to_string())
+    }
+
+    /// Loads a policy of the kind its bytes declare.
+    pub fn commit_any_from_memory(self, bytes: &[u8]) -> Result<AnyPolicy> {
+        self.commit_any(bytes, "policy in memory")
+    }
+
+    fn commit_any(self, bytes: &[u8], name: &str) -> Result<AnyPolicy> {
+        if is_generative(bytes) {
+            self.commit_generative(bytes, name)
+                .map(AnyPolicy::Generative)
+        } else {
+            self.commit_named(bytes, name).map(AnyPolicy::Structured)
+        }
+    }
+}
+
+impl<W: ?Sized> Controller<W> for AnyPolicy {
+    fn name(&self) -> String {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::name(p),
+            AnyPolicy::Generative(p) => Controller::<W>::name(p),
+        }
+    }
+
+    fn capacities(&self) -> Capacities {
+        AnyPolicy::capacities(self)
+    }
+
+    fn layout(&self) -> Layout {
+        AnyPolicy::layout(self)
+    }
+
+    fn needs(&self) -> Needs {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::needs(p),
+            AnyPolicy::Generative(p) => Controller::<W>::needs(p),
+        }
+    }
+
+    fn begin(&mut self, view: &View<'_, W>) {
+        match self {
+            AnyPolicy::Structured(p) => p.begin(view),
+            AnyPolicy::Generative(p) => p.begin(view),
+        }
+    }
+
+    fn decide(&mut self, view: &View<'_, W>, rng: &mut SplitMix64) -> Result<Decision> {
+        match self {
+            AnyPolicy::Structured(p) => p.decide(view, rng),
+            AnyPolicy::Generative(p) => p.decide(view, rng),
+        }
+    }
+
+    fn observe(&mut self, action: &Action<'_>, event: Option<&EventBuf>) {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::observe(p, action, event),
+            AnyPolicy::Generative(p) => Controller::<W>::observe(p, action, event),
+        }
+    }
+
+    fn identity(&self) -> u64 {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::identity(p),
+            AnyPolicy::Generative(p) => Controller::<W>::identity(p),
+        }
+    }
+
+    fn state(&self) -> &[f32] {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::state(p),
+            AnyPolicy::Generative(p) => Controller::<W>::state(p),
+        }
+    }
+
+    fn set_state(&mut self, state: &[f32]) -> Result<()> {
+        match self {
+            AnyPolicy::Structured(p) => Controller::<W>::set_state(p, state),
+            AnyPolicy::Generative(p) => Controller::<W>::set_state(p, state),
+        }
     }
 }

@@ -90,7 +90,7 @@ pub use experience_store::{ExperienceStore, Replica, ReplicaBytes};
 pub use fixture_world::FixtureWorld;
 pub use fleet::{Fleet, FleetMember, NotAdded};
 pub use framed_file::FileError;
-pub use generative::{GenerativeAbi, GenerativePolicy, GenerativeStats, Tokenizer};
+pub use generative::{AnyPolicy, GenerativeAbi, GenerativePolicy, GenerativeStats, Tokenizer};
 pub use limits::PolicyLimits;
 pub use policy::{Device, Policy, PolicyAbi, PolicyBuilder};
 pub use trace::{TraceRecord, TraceSink};

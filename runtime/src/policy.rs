@@ -204,6 +204,11 @@ impl PolicyBuilder {
         self.commit(bytes, "policy in memory")
     }
 
+    /// A structured policy from bytes, named `name` in errors.
+    pub(crate) fn commit_named(self, bytes: &[u8], name: &str) -> Result<Policy> {
+        self.commit(bytes, name)
+    }
+
     fn commit(self, bytes: &[u8], name: &str) -> Result<Policy> {
         let (abi, session, device, active) = self.open(bytes, name, |meta| read_abi(meta, name))?;
         let mut policy = Policy::new(session, abi, active, name)?;

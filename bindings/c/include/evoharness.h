@@ -132,8 +132,8 @@ enum evoharness_status
      */
     EVOHARNESS_STATUS_DEVICE = 8,
     /**
-     * A policy file is not a valid model or breaks the structured contract (v1 or v2); the message
-     * names the mismatch.
+     * A policy file is not a valid model or breaks its contract (structured v1 or v2, or
+     * generative-v1); the message names the mismatch.
      */
     EVOHARNESS_STATUS_POLICY = 9,
     /**
@@ -515,8 +515,9 @@ typedef struct evoharness_experience_store evoharness_experience_store;
 typedef struct evoharness_fleet evoharness_fleet;
 
 /**
- * A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2)
- * (`runtime/POLICY.md`), with its inference session.
+ * A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2) or
+ * is a `generative-v1` language model (`runtime/POLICY.md`; the file's metadata says which),
+ * with its inference session.
  *
  * Made by `evoharness_policy_load` or `evoharness_policy_load_from_memory`; owned by the
  * caller until given to `evoharness_agent_new` or `evoharness_agent_resume`, which take it
@@ -936,11 +937,14 @@ typedef struct evoharness_policy_options {
 typedef struct evoharness_policy_abi {
     /**
      * The ABI name, NUL-terminated: `structured-v1` or `structured-v2` (whose observation
-     * adds the `harness` segment; the agent writes the one its policy declares).
+     * adds the `harness` segment; the agent writes the one its policy declares), or
+     * `generative-v1` (a language model: it reads the workspace as text and writes its
+     * action, decoded under the grammar of the legal ones).
      */
     char abi[32];
     /**
-     * The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`.
+     * The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`, 0 for
+     * `generative-v1` (no observation).
      */
     uint32_t layout_version;
     /**
@@ -948,7 +952,7 @@ typedef struct evoharness_policy_abi {
      */
     struct evoharness_capacities capacities;
     /**
-     * Floats in one observation.
+     * Floats in one observation (0 for `generative-v1`).
      */
     size_t obs_len;
     /**
@@ -2000,7 +2004,8 @@ evoharness_status evoharness_agent_workspace(const struct evoharness_agent *agen
  * Ownership: on success the fleet takes over the policy and sets `*policy` to NULL; on failure
  * it stays the caller's.
  *
- * Errors: `NULL_ARGUMENT` (also for `*policy`).
+ * Errors: `NULL_ARGUMENT` (also for `*policy`); `CONFIG` for a `generative-v1` policy (a
+ * language model runs in agents, not batched in fleets).
  *
  * # Safety
  * `policy` points at a pointer to a live policy that the caller owns and no other thread uses;

@@ -6,7 +6,7 @@ use std::ffi::{c_char, c_void};
 
 use evoharness_core::{Action, Outcome, Verb};
 use evoharness_runtime::{
-    Agent, AgentConfig, CheckpointSchedule, Policy, Refused, Selection, StepReport, TraceRecord,
+    Agent, AgentConfig, AnyPolicy, CheckpointSchedule, Refused, Selection, StepReport, TraceRecord,
     TraceSink,
 };
 
@@ -35,7 +35,7 @@ pub struct evoharness_agent {
 
 /// The agent behind a handle: the policy stays boxed, so that a refused resume gives the
 /// caller back the very handle it passed.
-pub type CAgent = Agent<HostWorld, Box<Policy>>;
+pub type CAgent = Agent<HostWorld, Box<AnyPolicy>>;
 
 /// The Rust side of an agent handle. `busy` is set while a call is inside the agent, so that a
 /// callback that calls back into it is refused instead of aliasing the agent mutably.
@@ -202,7 +202,7 @@ impl Lender for AgentHandle {
 }
 
 /// A refusal from the runtime, with the parts to give back to C.
-type Refusal = (Error, Box<Policy>, Option<Box<WorldBox>>);
+type Refusal = (Error, Box<AnyPolicy>, Option<Box<WorldBox>>);
 
 /// Makes an agent of the policy in `*policy` and the world in `*world` (`world` may be NULL: no
 /// world), handing both back to C unchanged if `make` refuses; on success `*policy` and
@@ -214,7 +214,7 @@ type Refusal = (Error, Box<Policy>, Option<Box<WorldBox>>);
 unsafe fn adopt(
     policy: *mut *mut evoharness_policy,
     world: *mut *mut evoharness_world,
-    make: impl FnOnce(Box<Policy>, Option<Box<WorldBox>>) -> Result<CAgent, Refusal>,
+    make: impl FnOnce(Box<AnyPolicy>, Option<Box<WorldBox>>) -> Result<CAgent, Refusal>,
 ) -> ffi::Result<CAgent> {
     // Every pointer is checked before anything is taken.
     // SAFETY: the caller's contract.
@@ -290,7 +290,7 @@ pub unsafe extern "C" fn evoharness_agent_new(
     })
 }
 
-fn refusal(r: Refused<Box<Policy>, HostWorld>) -> Refusal {
+fn refusal(r: Refused<Box<AnyPolicy>, HostWorld>) -> Refusal {
     (r.error.into(), r.controller, r.world.into_inner())
 }
 

@@ -3,7 +3,7 @@
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::{c_char, c_void};
 
-use evoharness_runtime::{Agent, Fleet, FleetMember, Refused};
+use evoharness_runtime::{Agent, AnyPolicy, Fleet, FleetMember, Refused};
 
 use crate::agent::{
     agent_config, evoharness_agent_config, evoharness_step_report, evoharness_verdict, schedule,
@@ -96,7 +96,8 @@ unsafe fn enter<'a>(p: *const evoharness_fleet) -> ffi::Result<Entered<'a>> {
 /// Ownership: on success the fleet takes over the policy and sets `*policy` to NULL; on failure
 /// it stays the caller's.
 ///
-/// Errors: `NULL_ARGUMENT` (also for `*policy`).
+/// Errors: `NULL_ARGUMENT` (also for `*policy`); `CONFIG` for a `generative-v1` policy (a
+/// language model runs in agents, not batched in fleets).
 ///
 /// # Safety
 /// `policy` points at a pointer to a live policy that the caller owns and no other thread uses;
@@ -109,10 +110,22 @@ pub unsafe extern "C" fn evoharness_fleet_new(
     guard(|| {
         // SAFETY: the caller's contract.
         let (policy, out) = unsafe { (Given::new(policy, "policy")?, ffi::out(out, "out")?) };
-        let (p, _) = policy.take();
+        let (p, slot) = policy.take();
+        let p = match *p {
+            AnyPolicy::Structured(p) => p,
+            generative @ AnyPolicy::Generative(_) => {
+                // Handed back: the caller still owns it.
+                slot.refill(Box::new(generative));
+                return Err(Error::new(
+                    evoharness_status::Config,
+                    "a fleet runs a structured policy in batches; a generative-v1 language model \
+                     runs in agents (evoharness_agent_new)",
+                ));
+            }
+        };
         out.write(ffi::to_owned_ptr(FleetHandle {
             busy: Cell::new(false),
-            fleet: UnsafeCell::new(Fleet::new(*p)),
+            fleet: UnsafeCell::new(Fleet::new(p)),
         }));
         Ok(())
     })
@@ -229,7 +242,8 @@ unsafe fn add(
         }
         Err(error)
     };
-    let host = match HostWorld::new(f.policy(), w) {
+    let p = f.policy();
+    let host = match HostWorld::with_tools(p.abi().capacities.tools, &p.abi().tool_names, w) {
         Ok(host) => host,
         Err((error, w)) => return give_back(w, error),
     };

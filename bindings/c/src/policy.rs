@@ -1,16 +1,18 @@
-//! Policies: loading a structured (v1 or v2) ONNX policy with options, and reading its contract.
+//! Policies: loading an ONNX policy (structured v1 or v2, or a generative-v1 language model) with
+//! options, and reading its contract.
 
 use std::ffi::c_char;
 use std::path::PathBuf;
 
-use evoharness_runtime::{Active, Backend, Device, Policy, PolicyBuilder, PolicyLimits};
+use evoharness_runtime::{Active, AnyPolicy, Backend, Device, PolicyBuilder, PolicyLimits};
 
 use crate::ffi::{self, Castable, Error, guard, guard_value};
 use crate::status::evoharness_status;
 use crate::workspace::evoharness_capacities;
 
-/// A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2)
-/// (`runtime/POLICY.md`), with its inference session.
+/// A loaded, checked policy: an ONNX model that follows the structured contract (v1 or v2) or
+/// is a `generative-v1` language model (`runtime/POLICY.md`; the file's metadata says which),
+/// with its inference session.
 ///
 /// Made by `evoharness_policy_load` or `evoharness_policy_load_from_memory`; owned by the
 /// caller until given to `evoharness_agent_new` or `evoharness_agent_resume`, which take it
@@ -22,7 +24,7 @@ pub struct evoharness_policy {
 }
 
 impl Castable for evoharness_policy {
-    type Rust = Policy;
+    type Rust = AnyPolicy;
 }
 
 /// Which inference backend runs policies. The choice is made once per process, by the first
@@ -97,13 +99,16 @@ pub struct evoharness_policy_limits {
 #[derive(Clone, Copy, Debug)]
 pub struct evoharness_policy_abi {
     /// The ABI name, NUL-terminated: `structured-v1` or `structured-v2` (whose observation
-    /// adds the `harness` segment; the agent writes the one its policy declares).
+    /// adds the `harness` segment; the agent writes the one its policy declares), or
+    /// `generative-v1` (a language model: it reads the workspace as text and writes its
+    /// action, decoded under the grammar of the legal ones).
     pub abi: [c_char; 32],
-    /// The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`.
+    /// The observation layout version: 1 for `structured-v1`, 2 for `structured-v2`, 0 for
+    /// `generative-v1` (no observation).
     pub layout_version: u32,
     /// The capacities and tool count it was made for (an agent's workspace gets these).
     pub capacities: evoharness_capacities,
-    /// Floats in one observation.
+    /// Floats in one observation (0 for `generative-v1`).
     pub obs_len: usize,
     /// Action templates (the length of the logits and of the mask).
     pub actions: usize,
@@ -247,7 +252,7 @@ pub unsafe extern "C" fn evoharness_policy_load(
                 ffi::out(out, "out")?,
             )
         };
-        let policy = builder.commit_from_file(path)?;
+        let policy = builder.commit_any_from_file(path)?;
         out.write(ffi::to_owned_ptr(policy));
         Ok(())
     })
@@ -276,7 +281,7 @@ pub unsafe extern "C" fn evoharness_policy_load_from_memory(
                 ffi::out(out, "out")?,
             )
         };
-        let policy = builder.commit_from_memory(bytes)?;
+        let policy = builder.commit_any_from_memory(bytes)?;
         out.write(ffi::to_owned_ptr(policy));
         Ok(())
     })
@@ -314,23 +319,29 @@ pub unsafe extern "C" fn evoharness_policy_get_abi(
     })
 }
 
-pub(crate) fn abi_of(p: &Policy) -> evoharness_policy_abi {
-    let abi = p.abi();
+pub(crate) fn abi_of(p: &AnyPolicy) -> evoharness_policy_abi {
     let (device, device_id) = match p.device() {
         Device::Cpu => (evoharness_device::Cpu, 0),
         Device::Cuda { device } => (evoharness_device::Cuda, device),
         Device::TensorRt { device } => (evoharness_device::Tensorrt, device),
     };
+    let (layout_version, obs_len, state_len, has_value) = match p {
+        AnyPolicy::Structured(s) => {
+            let a = s.abi();
+            (a.layout_version, a.obs_len, a.state_len, a.has_value)
+        }
+        AnyPolicy::Generative(_) => (0, 0, None, false),
+    };
     evoharness_policy_abi {
-        abi: ffi::fixed_str(&abi.abi),
-        layout_version: abi.layout_version,
-        capacities: evoharness_capacities::from_core(abi.capacities),
-        obs_len: abi.obs_len,
-        actions: abi.actions,
-        recurrent: abi.state_len.is_some(),
-        state_len: abi.state_len.unwrap_or(0),
-        has_value: abi.has_value,
-        tool_names: abi.tool_names.len(),
+        abi: ffi::fixed_str(p.abi_name()),
+        layout_version,
+        capacities: evoharness_capacities::from_core(p.capacities()),
+        obs_len,
+        actions: p.layout().actions(),
+        recurrent: state_len.is_some(),
+        state_len: state_len.unwrap_or(0),
+        has_value,
+        tool_names: p.tool_names().len(),
         backend: match p.backend() {
             Active::Tract => evoharness_backend::Tract,
             Active::OnnxRuntime { .. } => evoharness_backend::Onnxruntime,
@@ -360,7 +371,7 @@ pub unsafe extern "C" fn evoharness_policy_tool_name(
     guard(|| {
         // SAFETY: the caller's contract.
         let p = unsafe { ffi::try_ref(policy, "policy") }?;
-        let names = &p.abi().tool_names;
+        let names = p.tool_names();
         let name = names.get(index).ok_or_else(|| {
             Error::not_found(format!(
                 "no tool name {index}: the policy declares {}",

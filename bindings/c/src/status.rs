@@ -32,8 +32,8 @@ pub enum evoharness_status {
     Backend = 7,
     /// A requested device (CUDA, TensorRT) is not available and CPU fallback was not allowed.
     Device = 8,
-    /// A policy file is not a valid model or breaks the structured contract (v1 or v2); the message
-    /// names the mismatch.
+    /// A policy file is not a valid model or breaks its contract (structured v1 or v2, or
+    /// generative-v1); the message names the mismatch.
     Policy = 9,
     /// Inference failed at run time.
     Inference = 10,
@@ -101,7 +101,7 @@ impl evoharness_status {
             Self::Snapshot => c"the workspace snapshot was refused",
             Self::Backend => c"the inference backend could not be initialised",
             Self::Device => c"the requested device is not available",
-            Self::Policy => c"the policy is not a valid structured (v1 or v2) model",
+            Self::Policy => c"the policy is not a valid model of its contract (structured v1 or v2, generative-v1)",
             Self::Inference => c"inference failed",
             Self::Workspace => c"the workspace refused an action",
             Self::Io => c"a file could not be read or written",

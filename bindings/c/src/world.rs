@@ -17,7 +17,7 @@ use std::any::Any;
 use std::ffi::{CString, c_void};
 
 use evoharness_core::{EventBuf, EventKind, ToolCall, Value};
-use evoharness_runtime::{Error as RtError, Policy, Verdict, World};
+use evoharness_runtime::{AnyPolicy, Error as RtError, Verdict, World};
 
 use crate::ffi::{self, Castable, Error, guard_value};
 use crate::status::evoharness_status;
@@ -99,15 +99,24 @@ pub struct HostWorld {
 }
 
 impl HostWorld {
-    /// The world of an agent running `policy` over `inner`. Its tools are named as the policy
-    /// names them, else as the inner world does, else `tool0`, `tool1`, ...; the inner world
-    /// must have the policy's tool count (else `CONFIG`, and it is handed back).
+    /// The world of an agent running `policy` over `inner`: [`HostWorld::with_tools`] with its
+    /// tool count and names.
     pub(crate) fn new(
-        policy: &Policy,
+        policy: &AnyPolicy,
         inner: Option<Box<WorldBox>>,
     ) -> Result<Self, (Error, Option<Box<WorldBox>>)> {
-        let abi = policy.abi();
-        let n = abi.capacities.tools;
+        Self::with_tools(policy.capacities().tools, policy.tool_names(), inner)
+    }
+
+    /// The world of an agent whose policy has `n` tools named `tool_names` (or none), over
+    /// `inner`. Its tools are named as the policy names them, else as the inner world does,
+    /// else `tool0`, `tool1`, ...; the inner world must have the policy's tool count (else
+    /// `CONFIG`, and it is handed back).
+    pub(crate) fn with_tools(
+        n: u16,
+        tool_names: &[String],
+        inner: Option<Box<WorldBox>>,
+    ) -> Result<Self, (Error, Option<Box<WorldBox>>)> {
         if let Some(w) = &inner
             && w.tools() != n
         {
@@ -122,8 +131,7 @@ impl HostWorld {
         }
         let tools = (0..n)
             .map(|i| {
-                let name = abi
-                    .tool_names
+                let name = tool_names
                     .get(usize::from(i))
                     .map(String::as_str)
                     .or_else(|| inner.as_ref().and_then(|w| w.tool_name(i)))

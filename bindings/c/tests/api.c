@@ -899,6 +899,43 @@ static void test_callback_world(void) {
     evoharness_agent_free(a);
     CHECK(dropped == 3);
 
+    /* A language model (generative-v1) through the same calls: it names no tools, so the
+     * world's names are used; its decoded actions are legal (a refused one would fail the
+     * run); it checkpoints and resumes like any policy; a fleet refuses it and hands it back. */
+    p = load("generative.onnx");
+    struct evoharness_policy_abi gabi;
+    OK(evoharness_policy_get_abi(p, &gabi));
+    CHECK(strcmp(gabi.abi, "generative-v1") == 0 && gabi.layout_version == 0);
+    CHECK(gabi.obs_len == 0 && gabi.actions > 0 && gabi.tool_names == 0 && !gabi.recurrent);
+    CHECK(gabi.capacities.tools == 3);
+    struct evoharness_fleet *gf = NULL;
+    EXPECT(EVOHARNESS_STATUS_CONFIG, evoharness_fleet_new(&p, &gf));
+    CHECK(p != NULL && gf == NULL && error_mentions("generative-v1"));
+    struct ledger lg;
+    int gdropped = 0;
+    w = ledger_world(&lg, &gdropped);
+    OK(evoharness_agent_new(&p, &w, &config, &a));
+    CHECK(p == NULL && w == NULL);
+    OK(evoharness_agent_run(a, 12, &s));
+    CHECK(s.steps == 12 || s.finished != -1);
+    OK(evoharness_agent_checkpoint(a, work_file("lm.ckpt")));
+    evoharness_agent_free(a);
+    struct ledger lg2;
+    p = load("generative.onnx");
+    w = ledger_world(&lg2, &gdropped);
+    OK(evoharness_agent_resume(&p, &w, &config, work_file("lm.ckpt"), &a));
+    CHECK(lg2.restores == 1 && memcmp(&lg2.s, &lg.s, sizeof lg.s) == 0);
+    OK(evoharness_agent_run(a, 5, &s));
+    evoharness_agent_free(a);
+    /* Another policy cannot resume its run. */
+    p = load("mlp.onnx");
+    w = ledger_world(&lg2, &gdropped);
+    EXPECT(EVOHARNESS_STATUS_CHECKPOINT,
+           evoharness_agent_resume(&p, &w, &config, work_file("lm.ckpt"), &a));
+    evoharness_policy_free(p);
+    evoharness_world_free(w);
+    CHECK(gdropped == 3);
+
     /* No save_resume_point: such a world cannot be checkpointed; no judge: no verdict. */
     struct ledger l3;
     memset(&l3, 0, sizeof l3);

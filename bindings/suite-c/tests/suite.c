@@ -258,6 +258,17 @@ static void test_vec_env(void) {
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, NULL, n * ol, mask, n * al));
     EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_observe(v, obs, n * ol, NULL, n * al));
 
+    /* The workspace as a language model's prompt: text ending in "> ", bounded. */
+    char text[8192];
+    size_t text_len = 0;
+    OK(evoharness_vec_env_text(v, 0, text, sizeof text, &text_len));
+    CHECK(text_len > 20 && text_len < 5882 && strlen(text) == text_len);
+    CHECK(strncmp(text, "tools 8 budget ", 15) == 0 && strcmp(text + text_len - 2, "> ") == 0);
+    EXPECT(EVOHARNESS_STATUS_BUFFER_TOO_SMALL, evoharness_vec_env_text(v, 0, text, 10, &text_len));
+    EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_text(v, n, text, sizeof text, &text_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_text(NULL, 0, text, sizeof text, &text_len));
+    EXPECT(EVOHARNESS_STATUS_NULL_ARGUMENT, evoharness_vec_env_text(v, 0, NULL, sizeof text, &text_len));
+
     struct evoharness_episode_stats st;
     EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 0, &st));
     EXPECT(EVOHARNESS_STATUS_NOT_FOUND, evoharness_vec_env_last_episode(v, 3, &st));

@@ -1,0 +1,398 @@
+"""A small decoder-only language model as a ``generative-v1`` policy: the model, its training
+on the task suite's rendered workspaces, and its export (``runtime/POLICY.md``).
+
+    python -m evoharness.lm --suite migration --teacher tuned --out LM.onnx [--minutes M]
+
+The model reads the workspace as text (``workspace-text-v1``, ``core/PROTOCOL.md`` §11, the
+library renders it: :meth:`evoharness.vec_env.VecEnv.text`) and writes its action as a line
+(``action-text-v1``: the layout's ``action_texts``). It is trained from scratch (no weights
+are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
+
+1. **Imitation with DAgger.** Environments of the suite run; a rule-based teacher labels each
+   state with its template, whose line is the target. The loss is the cross-entropy of the
+   action's bytes given the prompt (the prompt's own bytes are not predicted). After the
+   first round, the student's own greedy constrained choices (the same grammar the runtime
+   decodes under) drive a growing share of the environments, and the teacher labels the
+   states it visits.
+2. **Selection** on validation seeds: the round with the most successes, then the most reward,
+   run through the runtime's agent (the exported file, constrained decoding in Rust).
+3. **Export** in the usual decoder layout with a key/value cache and the metadata the runtime
+   checks; the export is compared with the torch model (cached and uncached logits).
+
+Beside ``--out``: ``NAME.json`` (the command, sizes, times, validation per round) and
+``NAME.train.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pathlib
+import sys
+import time
+
+import numpy as np
+
+try:
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+except ImportError as e:  # pragma: no cover - the train extra brings torch
+    raise SystemExit("evoharness.lm needs torch: pip install 'evoharness[train]'") from e
+
+ABI = "generative-v1"
+TEXT_VERSION = 1
+GRAMMAR_VERSION = 1
+VOCAB = 256
+PROMPT_END = b"> "
+
+
+def sinusoid(positions: torch.Tensor, d: int) -> torch.Tensor:
+    """Positions [..] (int64) to [.., d]: sin of the first half of the frequencies, then cos."""
+    half = d // 2
+    inv = 1.0 / (10000.0 ** (torch.arange(half, dtype=torch.float32) / half))
+    ang = positions.to(torch.float32).unsqueeze(-1) * inv
+    return torch.cat([torch.sin(ang), torch.cos(ang)], dim=-1)
+
+
+class Block(nn.Module):
+    def __init__(self, d: int, heads: int, ff: int):
+        super().__init__()
+        self.heads, self.dh = heads, d // heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.out = nn.Linear(d, d, bias=False)
+        self.ff1, self.ff2 = nn.Linear(d, ff), nn.Linear(ff, d)
+
+    def forward(self, x, bias, past_k, past_v):
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=-1)
+        split = lambda t: t.reshape(b, s, self.heads, self.dh).transpose(1, 2)
+        q, k, v = split(q), split(k), split(v)
+        k = torch.cat([past_k, k], dim=2)
+        v = torch.cat([past_v, v], dim=2)
+        att = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(self.dh)) + bias
+        y = (att.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d)
+        x = x + self.out(y)
+        x = x + self.ff2(F.gelu(self.ff1(self.ln2(x)), approximate="tanh"))
+        return x, k, v
+
+
+class Decoder(nn.Module):
+    """The policy: ``forward(input_ids, attention_mask, position_ids, *past)`` returns
+    ``(logits, *present)`` in the ``generative-v1`` layout (past and present: key then value
+    of each layer, ``[batch, heads, length, head_dim]``)."""
+
+    def __init__(self, d: int = 64, layers: int = 3, heads: int = 4, ff: int = 256):
+        super().__init__()
+        self.d, self.n_layers, self.n_heads, self.ff = d, layers, heads, ff
+        self.embed = nn.Embedding(VOCAB, d)
+        self.blocks = nn.ModuleList(Block(d, heads, ff) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.unembed = nn.Linear(d, VOCAB, bias=False)
+
+    def empty_past(self, batch: int = 1):
+        z = torch.zeros(batch, self.n_heads, 0, self.d // self.n_heads)
+        return [z] * (2 * self.n_layers)
+
+    def forward(self, input_ids, attention_mask, position_ids, *past):
+        s = input_ids.shape[1]
+        t = attention_mask.shape[1]
+        x = self.embed(input_ids) + sinusoid(position_ids, self.d)
+        key_pos = torch.arange(t)
+        q_pos = torch.arange(t - s, t).unsqueeze(1)
+        allowed = (key_pos <= q_pos) & (attention_mask[:, None, None, :] > 0)
+        bias = torch.where(allowed, torch.tensor(0.0), torch.tensor(-1e9))
+        present = []
+        for i, blk in enumerate(self.blocks):
+            x, k, v = blk(x, bias, past[2 * i], past[2 * i + 1])
+            present += [k, v]
+        return (self.unembed(self.ln(x)), *present)
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+def encode(text: str) -> list[int]:
+    return list(text.encode())
+
+
+class Grammar:
+    """The legal lines of one state, for the student's greedy constrained choice (the
+    runtime's grammar, in Python: a prefix of a legal line at each byte)."""
+
+    def __init__(self, lines: list[bytes], mask: np.ndarray):
+        self.legal = {lines[i]: i for i in np.flatnonzero(mask)}
+
+    def allowed(self, out: bytes) -> list[int]:
+        n = len(out)
+        return sorted({line[n] for line in self.legal if line.startswith(out) and len(line) > n})
+
+
+@torch.no_grad()
+def choose(model: Decoder, prompts: list[str], masks: np.ndarray, lines: list[bytes]) -> np.ndarray:
+    """Greedy constrained decoding for a batch of prompts (no cache across decisions: each
+    prompt whole, then one byte at a time with its cache)."""
+    model.eval()
+    out = np.zeros(len(prompts), np.int64)
+    for j, (p, m) in enumerate(zip(prompts, masks)):
+        g = Grammar(lines, m)
+        ids = torch.tensor([encode(p)])
+        n = ids.shape[1]
+        res = model(ids, torch.ones(1, n, dtype=torch.long), torch.arange(n)[None], *model.empty_past())
+        logits, past = res[0][0, -1], list(res[1:])
+        text = b""
+        while text not in g.legal:
+            allowed = g.allowed(text)
+            b = max(allowed, key=lambda c: float(logits[c]))
+            text += bytes([b])
+            if text in g.legal:
+                break
+            pos = n + len(text) - 1
+            res = model(torch.tensor([[b]]), torch.ones(1, pos + 1, dtype=torch.long),
+                        torch.tensor([[pos]]), *past)
+            logits, past = res[0][0, -1], list(res[1:])
+        out[j] = g.legal[text]
+    return out
+
+
+def batch_loss(model: Decoder, samples: list[tuple[bytes, bytes]]) -> torch.Tensor:
+    """Mean cross-entropy of the action bytes given the prompt, over a batch (right-padded)."""
+    seqs = [p + a for p, a in samples]
+    n = max(len(s) for s in seqs)
+    ids = torch.zeros(len(seqs), n, dtype=torch.long)
+    am = torch.zeros(len(seqs), n, dtype=torch.long)
+    target = torch.full((len(seqs), n), -100, dtype=torch.long)
+    for i, ((p, a), s) in enumerate(zip(samples, seqs)):
+        ids[i, : len(s)] = torch.tensor(list(s))
+        am[i, : len(s)] = 1
+        # Position t predicts byte t + 1: the action's bytes, from the prompt's last byte on.
+        target[i, len(p) - 1: len(s) - 1] = torch.tensor(list(a))
+    pos = torch.arange(n)[None].expand(len(seqs), n)
+    logits = model(ids, am, pos, *model.empty_past(len(seqs)))[0]
+    return F.cross_entropy(logits.reshape(-1, VOCAB), target.reshape(-1), ignore_index=-100)
+
+
+# --- export -----------------------------------------------------------------------------------
+
+
+def export(model: Decoder, path, capacities: dict, context: int, producer: str) -> None:
+    """Writes the model in the ``generative-v1`` layout with its metadata, and checks with
+    ONNX Runtime that the cached and uncached logits agree with torch's."""
+    import onnx
+
+    model.eval()
+    L = model.n_layers
+    past_names = [f"past_key_values.{i}.{kv}" for i in range(L) for kv in ("key", "value")]
+    present_names = [f"present.{i}.{kv}" for i in range(L) for kv in ("key", "value")]
+    ids = torch.tensor([encode("tools 8 budget")])
+    s = ids.shape[1]
+    past = [torch.zeros(1, model.n_heads, 2, model.d // model.n_heads)] * (2 * L)
+    args = (ids, torch.ones(1, s + 2, dtype=torch.long), torch.arange(2, s + 2)[None], *past)
+    dyn = {"input_ids": {1: "sequence"}, "attention_mask": {1: "total"},
+           "position_ids": {1: "sequence"}, "logits": {1: "sequence"}}
+    for n in past_names:
+        dyn[n] = {2: "past"}
+    for n in present_names:
+        dyn[n] = {2: "total"}
+    path = pathlib.Path(path)
+    with torch.no_grad():
+        torch.onnx.export(model, args, str(path), input_names=["input_ids", "attention_mask",
+                          "position_ids", *past_names], output_names=["logits", *present_names],
+                          dynamic_axes=dyn, opset_version=17, dynamo=False)
+    m = onnx.load(str(path))
+    del m.graph.value_info[:]  # tract refuses symbolic value_info (FACTS)
+    meta = {"evoharness.abi": ABI, "evoharness.text_version": str(TEXT_VERSION),
+            "evoharness.grammar_version": str(GRAMMAR_VERSION), "evoharness.context": str(context),
+            "evoharness.tokenizer": "bytes", "evoharness.facts": str(capacities["facts"]),
+            "evoharness.steps": str(capacities["steps"]),
+            "evoharness.lessons": str(capacities["lessons"]),
+            "evoharness.tools": str(capacities["tools"]), "evoharness.producer": producer}
+    del m.metadata_props[:]
+    for k, v in meta.items():
+        e = m.metadata_props.add()
+        e.key, e.value = k, v
+    onnx.save(m, str(path))
+    check_export(model, path)
+
+
+def check_export(model: Decoder, path) -> float:
+    """The largest difference between torch's logits and ONNX Runtime's for a prompt run whole,
+    and in two pieces through the exported cache; raises if above 1e-3."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    prompt = encode("tools 8 budget 100 costs 1 1 1 1 1 0\nlessons 0/4\n> ")
+    ids = torch.tensor([prompt])
+    n = ids.shape[1]
+    with torch.no_grad():
+        want = model(ids, torch.ones(1, n, dtype=torch.long), torch.arange(n)[None],
+                     *model.empty_past())[0].numpy()
+    names = [i.name for i in sess.get_inputs()]
+    outs = [o.name for o in sess.get_outputs()]
+
+    def run(chunk, start, past):
+        feeds = {"input_ids": np.array([chunk], np.int64),
+                 "attention_mask": np.ones((1, start + len(chunk)), np.int64),
+                 "position_ids": np.arange(start, start + len(chunk), dtype=np.int64)[None]}
+        for k, name in enumerate(x for x in names if x.startswith("past_key_values.")):
+            feeds[name] = past[k] if past else np.zeros(
+                (1, model.n_heads, 0, model.d // model.n_heads), np.float32)
+        return sess.run(outs, feeds)
+
+    whole = run(prompt, 0, None)
+    cut = 17
+    first = run(prompt[:cut], 0, None)
+    second = run(prompt[cut:], cut, first[1:])
+    d = max(float(np.abs(whole[0] - want).max()),
+            float(np.abs(second[0][0] - want[0, cut:]).max()))
+    if d > 1e-3:
+        raise RuntimeError(f"the export differs from torch by {d}")
+    return d
+
+
+# --- training ---------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m evoharness.lm", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", default="migration", help="suite tasks, comma-separated")
+    ap.add_argument("--scenario", default="v1")
+    ap.add_argument("--teacher", default="tuned")
+    ap.add_argument("--horizon", type=int, default=100)
+    ap.add_argument("--out", required=True, type=pathlib.Path)
+    ap.add_argument("--d-model", type=int, default=64)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--ff", type=int, default=256)
+    ap.add_argument("--context", type=int, default=8192,
+                    help="declared context (tokens): at least the longest prompt and action")
+    ap.add_argument("--envs", type=int, default=16)
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--round-steps", type=int, default=200,
+                    help="vector-environment steps per round (each labels every environment)")
+    ap.add_argument("--keep", type=float, default=0.35,
+                    help="share of the labelled states kept for training (states are alike)")
+    ap.add_argument("--updates", type=int, default=150,
+                    help="gradient steps per round, on batches drawn from all labelled states")
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=2e-3,
+                    help="peak learning rate (cosine decay to a tenth over the rounds)")
+    ap.add_argument("--organisations", default="0..600")
+    ap.add_argument("--valid-organisations", default="1000..1040")
+    ap.add_argument("--valid-episodes", type=int, default=40)
+    ap.add_argument("--minutes", type=float, default=60.0)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    return ap
+
+
+def span(s: str) -> range:
+    a, b = s.split("..")
+    return range(int(a), int(b))
+
+
+def evaluate(path, task: str, scenario: str, horizon: int, orgs: range, episodes: int,
+             seed: int) -> dict:
+    """The exported policy through the runtime's agent (the evoharness CLI's eval): success,
+    reward, harness actions. Uses the ``evoharness`` binary on PATH or EVOHARNESS_BIN."""
+    import os
+    import subprocess
+
+    binary = os.environ.get("EVOHARNESS_BIN", "evoharness")
+    per = max(1, episodes // len(orgs))
+    cmd = [binary, "eval", "--scenario", scenario, "--task", task, "--agent", f"policy:{path}",
+           "--horizon", str(horizon), "--organisations", f"{orgs.start}..{orgs.stop}",
+           "--seeds", f"{seed}..{seed + per}", "--json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    from .vec_env import VecEnv, suite_layout, suite_capacities
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    tasks = args.suite.split(",")
+    lines = [t.encode() for t in suite_layout()["action_texts"]]
+    caps = suite_capacities()
+    model = Decoder(args.d_model, args.layers, args.heads, args.ff)
+    params = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    start = time.time()
+    deadline = start + 60 * args.minutes
+    orgs = span(args.organisations)
+    envs = [VecEnv(t, args.horizon, args.envs, organisations=orgs, seed=args.seed + 17 * k,
+                   scenario=args.scenario) for k, t in enumerate(tasks)]
+    data: list[tuple[bytes, bytes]] = []
+    log_path = args.out.with_suffix(".train.jsonl")
+    log = log_path.open("w")
+    rounds = []
+    print(f"lm: {params} parameters, tasks {tasks}, teacher {args.teacher}", file=sys.stderr)
+    for r in range(args.rounds):
+        # DAgger's mixing: the teacher drives every environment in round 0, then a falling share.
+        beta = 1.0 if r == 0 else max(0.0, 1.0 - r / max(1, args.rounds // 2))
+        t0 = time.time()
+        for env in envs:
+            for _ in range(args.round_steps):
+                obs, mask = env.observe()
+                labels = env.teacher_actions(args.teacher)
+                prompts = env.texts()
+                for i in range(env.n):
+                    if labels[i] >= 0 and rng.random() < args.keep:
+                        data.append((prompts[i].encode(), lines[labels[i]]))
+                act = np.where(labels >= 0, labels, 0).astype(np.int64)
+                student = rng.random(env.n) >= beta
+                if student.any():
+                    idx = np.flatnonzero(student)
+                    act[idx] = choose(model, [prompts[i] for i in idx], mask[idx], lines)
+                env.step(act)
+        collect_s = time.time() - t0
+        t1 = time.time()
+        model.train()
+        losses = []
+        total = args.rounds * args.updates
+        for u in range(args.updates):
+            step = r * args.updates + u
+            lr = args.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / total)))
+            for g in opt.param_groups:
+                g["lr"] = lr
+            # A batch of similar lengths (less padding): a random sample, sorted, one slice.
+            pick = rng.choice(len(data), size=min(len(data), args.batch * 4), replace=False)
+            pick = sorted(pick, key=lambda k: len(data[k][0]))
+            at = int(rng.integers(0, max(1, len(pick) - args.batch + 1)))
+            loss = batch_loss(model, [data[k] for k in pick[at: at + args.batch]])
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            losses.append(loss.item())
+            if time.time() > deadline:
+                break
+        row = {"round": r, "beta": beta, "samples": len(data), "loss": float(np.mean(losses[-50:])),
+               "lr": lr,
+               "collect_s": round(collect_s, 1), "fit_s": round(time.time() - t1, 1),
+               "elapsed_s": round(time.time() - start, 1)}
+        rounds.append(row)
+        print(json.dumps(row), file=sys.stderr)
+        log.write(json.dumps(row) + "\n")
+        log.flush()
+        torch.save(model.state_dict(), args.out.with_suffix(f".round{r}.pt"))
+        if time.time() > deadline:
+            break
+    producer = f"evoharness.lm ({' '.join(sys.argv[1:] if argv is None else argv)})"
+    export(model, args.out, caps, args.context, producer)
+    summary = {"command": producer, "parameters": params, "rounds": rounds,
+               "seconds": round(time.time() - start, 1), "bytes": args.out.stat().st_size}
+    args.out.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
