@@ -135,6 +135,7 @@ pub struct GenerativePolicy {
     tokens: Vec<i64>,
     grammar: Grammar,
     output: Vec<u8>,
+    pending: Vec<i64>,
     logits: Vec<f32>,
     stats: GenerativeStats,
 }
@@ -454,6 +455,7 @@ impl GenerativePolicy {
             tokens: Vec::new(),
             grammar: Grammar::new(),
             output: Vec::new(),
+            pending: Vec::new(),
             logits: vec![0.0; vocab],
             stats: GenerativeStats::default(),
             session,
@@ -680,7 +682,27 @@ impl GenerativePolicy {
         self.stats.decisions += 1;
 
         self.output.clear();
+        // Tokens chosen but not yet run through the model: a choice needs the logits after
+        // them, a finished line does not (the next prompt ends before the action).
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        let decided = self.decode(&mut pending, how, rng);
+        self.pending = pending;
+        decided
+    }
+
+    /// The constrained decoding loop of [`GenerativePolicy::decide_text`], after the prompt.
+    fn decode(
+        &mut self,
+        pending: &mut Vec<i64>,
+        how: crate::controller::Selection,
+        rng: &mut SplitMix64,
+    ) -> Result<usize> {
         for _ in 0..text::ACTION_MAX {
+            if !pending.is_empty() {
+                self.forward(pending)?;
+                pending.clear();
+            }
             let t = self
                 .grammar
                 .next_token(&self.vocab, &self.output, &self.logits, how, rng)
@@ -691,11 +713,22 @@ impl GenerativePolicy {
                     )
                 })?;
             self.output.extend_from_slice(self.vocab.token(t));
+            pending.push(i64::from(t));
             self.stats.decoded_tokens += 1;
             if let Some(i) = self.grammar.complete(&self.output) {
                 return Ok(i);
             }
-            self.forward(&[i64::from(t)])?;
+            // Bytes every legal continuation shares are forced: no model run decides them (a
+            // byte token is its byte), they join the next run's input.
+            let Tokenizer::Bytes = self.abi.tokenizer;
+            while let Some(b) = self.grammar.forced(&self.output) {
+                self.output.push(b);
+                pending.push(i64::from(b));
+                self.stats.decoded_tokens += 1;
+                if let Some(i) = self.grammar.complete(&self.output) {
+                    return Ok(i);
+                }
+            }
         }
         Err(Error::new(
             ErrorKind::Inference,

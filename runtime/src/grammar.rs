@@ -156,6 +156,20 @@ impl Grammar {
         k < self.lines.len() && self.line(k).starts_with(both)
     }
 
+    /// The next byte when every legal line that extends `output` has the same one: the
+    /// decoder's choice is forced there, whatever the logits (`None` when there is a choice,
+    /// no line extends `output`, or one ends here).
+    pub fn forced(&self, output: &[u8]) -> Option<u8> {
+        let r = self.range(output);
+        if r.is_empty() {
+            return None;
+        }
+        // The lines are sorted: the first and the last of the range bound every next byte.
+        let first = *self.line(r.start).get(output.len())?;
+        let last = *self.line(r.end - 1).get(output.len())?;
+        (first == last).then_some(first)
+    }
+
     /// The template whose line is exactly `output`, if any.
     pub fn complete(&self, output: &[u8]) -> Option<usize> {
         let r = self.range(output);
@@ -369,7 +383,19 @@ mod tests {
             }
             let exact = lines.iter().position(|x| x == probe.as_bytes());
             assert_eq!(g.complete(probe.as_bytes()).is_some(), exact.is_some());
+            let next: std::collections::BTreeSet<Option<u8>> = lines
+                .iter()
+                .filter(|x| x.starts_with(probe.as_bytes()))
+                .map(|x| x.get(probe.len()).copied())
+                .collect();
+            let want = match next.iter().collect::<Vec<_>>()[..] {
+                [Some(b)] => Some(*b),
+                _ => None,
+            };
+            assert_eq!(g.forced(probe.as_bytes()), want, "{probe:?}");
         }
         assert!(g.complete(b"finish ok\n").is_some());
+        assert_eq!(g.forced(b"consolidat"), Some(b'e'));
+        assert_eq!(g.forced(b"ac"), Some(b't'));
     }
 }
