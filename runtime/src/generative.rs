@@ -3,7 +3,7 @@
 //! The model reads the workspace as text (`workspace-text-v1`, rendered by
 //! `evoharness_core::text::render`) and writes its action as a line (`action-text-v1`),
 //! decoded under the grammar of the legal templates ([`crate::grammar`]): every action it
-//! decodes is legal. It is a [`Controller`] like the structured [`Policy`](crate::Policy), so
+//! decodes is legal. It is a [`Controller`] like the structured [`Policy`], so
 //! the [`Agent`](crate::Agent) loop, checkpoints, traces and the experience store work
 //! unchanged.
 //!

@@ -46,6 +46,8 @@
 //! | [`framed_file`] | the one file frame (magic, version, length, checksum) and atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it; its identity |
+//! | [`generative`] | `generative-v1`: a decoder-only language model as the policy, its KV cache; [`AnyPolicy`], either kind by its file |
+//! | [`grammar`] | constrained decoding: the legal action lines of a decision, the tokens that stay inside them |
 //! | [`limits`] | what loading a policy file may cost: caps on an untrusted file |
 //! | [`layout`] | the structured-v1 layout as JSON, for other languages |
 //! | [`trace`] | one JSON line (or callback) per step, with the workspace parts the step changed (`runtime/TRACE.md`) |

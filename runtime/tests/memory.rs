@@ -6,7 +6,10 @@
 //! `vendor/README.md`. `tests/registry-user/` runs a copy of this test against the crates as
 //! packaged.
 //!
-//! The tract test runs by default. The ONNX Runtime one needs the library and, since ort's
+//! The same for the fixture language model (`generative-v1`), 4,000 steps by default
+//! (`EVOHARNESS_MEMORY_LM_STEPS`; warm-up 1,000).
+//!
+//! The tract tests run by default. The ONNX Runtime one needs the library and, since ort's
 //! backend is process-global, runs alone:
 //!
 //! ```sh
@@ -19,9 +22,11 @@
 mod common;
 
 use common::fixture;
-use evoharness_runtime::{Agent, AgentConfig, Backend, FixtureWorld, PolicyBuilder};
+use evoharness_runtime::{Agent, AgentConfig, Backend, Controller, FixtureWorld, PolicyBuilder};
 
 const WARM_UP: u64 = 10_000;
+/// The language model's warm-up: its prompts reach their longest within a few tasks.
+const LM_WARM_UP: u64 = 1_000;
 const ALLOWED_GROWTH_KIB: u64 = 1024;
 
 /// `VmRSS` of `/proc/self/status`, in KiB.
@@ -35,12 +40,12 @@ fn rss_kib() -> u64 {
         .expect("a VmRSS line")
 }
 
-fn steps() -> u64 {
-    std::env::var("EVOHARNESS_MEMORY_STEPS")
+fn steps(var: &str, default: u64, warm_up: u64) -> u64 {
+    std::env::var(var)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(200_000)
-        .max(2 * WARM_UP)
+        .unwrap_or(default)
+        .max(2 * warm_up)
 }
 
 fn flat(backend: Backend) {
@@ -49,11 +54,37 @@ fn flat(backend: Backend) {
         .commit_from_file(fixture("mlp.onnx"))
         .unwrap();
     let name = policy.backend().name();
+    run_flat(
+        policy,
+        name,
+        steps("EVOHARNESS_MEMORY_STEPS", 200_000, WARM_UP),
+        WARM_UP,
+    );
+}
+
+/// The same with the fixture language model (`generative-v1`): its prompt, key/value cache and
+/// decoding buffers must reach a steady size too. `EVOHARNESS_MEMORY_LM_STEPS` (default 4,000,
+/// which a debug build runs in a minute; the README's figure is 10^5 with `--release`).
+fn flat_generative(backend: Backend) {
+    let policy = PolicyBuilder::new()
+        .backend(backend)
+        .commit_generative_from_file(fixture("generative.onnx"))
+        .unwrap();
+    let name = policy.backend().name();
+    run_flat(
+        policy,
+        &format!("{name}, language model"),
+        steps("EVOHARNESS_MEMORY_LM_STEPS", 4_000, LM_WARM_UP),
+        LM_WARM_UP,
+    );
+}
+
+fn run_flat<C: Controller<FixtureWorld>>(policy: C, name: &str, total: u64, warm_up: u64) {
     let mut agent = Agent::new(policy, FixtureWorld::new(), AgentConfig::default()).unwrap();
-    let total = steps();
     let (mut done, mut task, mut runs) = (0u64, 0u64, 0u64);
     let mut at_warm_up = 0;
     let mut next_mark = 10_000u64;
+    let mut runs_at = 0u64;
     while done < total {
         match agent.step().unwrap() {
             Some(_) => {
@@ -65,23 +96,26 @@ fn flat(backend: Backend) {
                 agent.start_task(task);
             }
         }
-        if done == WARM_UP {
+        if done == warm_up {
             at_warm_up = rss_kib();
         }
-        if done == next_mark {
+        if done == next_mark || (done > 0 && done % (total / 10).max(1) == 0 && runs_at != done) {
             eprintln!("{name}: {done} steps, RSS {} KiB", rss_kib());
-            next_mark *= 10;
+            if done == next_mark {
+                next_mark *= 10;
+            }
+            runs_at = done;
         }
     }
     let end = rss_kib();
     eprintln!(
         "{name}: {total} steps ({runs} policy runs, {task} tasks): RSS {at_warm_up} KiB after \
-         {WARM_UP}, {end} KiB at the end"
+         {warm_up}, {end} KiB at the end"
     );
     assert!(
         end <= at_warm_up + ALLOWED_GROWTH_KIB,
         "{name}: resident memory grew from {at_warm_up} KiB to {end} KiB over {} steps",
-        total - WARM_UP
+        total - warm_up
     );
 }
 
@@ -94,4 +128,10 @@ fn a_policy_agent_on_tract_keeps_its_memory_flat() {
 #[ignore = "needs ONNX Runtime: run scripts/fetch-onnxruntime.sh, then cargo test -p evoharness-runtime --test memory -- --ignored"]
 fn a_policy_agent_on_onnxruntime_keeps_its_memory_flat() {
     flat(Backend::OnnxRuntime { library: None });
+    flat_generative(Backend::OnnxRuntime { library: None });
+}
+
+#[test]
+fn a_language_model_agent_on_tract_keeps_its_memory_flat() {
+    flat_generative(Backend::Tract);
 }
