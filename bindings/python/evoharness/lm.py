@@ -14,13 +14,15 @@ are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
    first round, the student's own greedy constrained choices (the same grammar the runtime
    decodes under) drive a growing share of the environments, and the teacher labels the
    states it visits.
-2. **Selection** on validation seeds: the round with the most successes, then the most reward,
-   run through the runtime's agent (the exported file, constrained decoding in Rust).
+2. **Selection** on validation organisations and seeds: every round's export runs through the
+   runtime's agent (``evoharness eval``: constrained decoding in Rust, as a host runs it); the
+   round with the highest success rate, then mean reward, is kept.
 3. **Export** in the usual decoder layout with a key/value cache and the metadata the runtime
    checks; the export is compared with the torch model (cached and uncached logits).
 
-Beside ``--out``: ``NAME.json`` (the command, sizes, times, validation per round) and
-``NAME.train.jsonl``.
+Beside ``--out``: ``NAME.json`` (the command, sizes, times, the selected round),
+``NAME.train.jsonl`` (one line per round: samples, loss, validation) and ``NAME.rounds/`` (each
+round's weights and export).
 """
 
 from __future__ import annotations
@@ -197,7 +199,11 @@ def export(model: Decoder, path, capacities: dict, context: int, producer: str) 
     for n in present_names:
         dyn[n] = {2: "total"}
     path = pathlib.Path(path)
-    with torch.no_grad():
+    import warnings
+
+    with torch.no_grad(), warnings.catch_warnings():
+        # The legacy exporter's notices (deprecation, traced constants) are expected here.
+        warnings.simplefilter("ignore")
         torch.onnx.export(model, args, str(path), input_names=["input_ids", "attention_mask",
                           "position_ids", *past_names], output_names=["logits", *present_names],
                           dynamic_axes=dyn, opset_version=17, dynamo=False)
@@ -282,11 +288,17 @@ def parser() -> argparse.ArgumentParser:
                     help="peak learning rate (cosine decay to a tenth over the rounds)")
     ap.add_argument("--organisations", default="0..600")
     ap.add_argument("--valid-organisations", default="1000..1040")
-    ap.add_argument("--valid-episodes", type=int, default=40)
+    ap.add_argument("--valid-episodes", type=int, default=40,
+                    help="validation episodes per task and round through the runtime's agent "
+                         "(the evoharness tool: $EVOHARNESS_BIN); 0 keeps the last round")
     ap.add_argument("--minutes", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     return ap
+
+
+#: Validation seeds: above every training seed, below the held-out ones (3,000,000 and up).
+VALID_SEED = 2_000_000
 
 
 def span(s: str) -> range:
@@ -294,18 +306,17 @@ def span(s: str) -> range:
     return range(int(a), int(b))
 
 
-def evaluate(path, task: str, scenario: str, horizon: int, orgs: range, episodes: int,
-             seed: int) -> dict:
-    """The exported policy through the runtime's agent (the evoharness CLI's eval): success,
-    reward, harness actions. Uses the ``evoharness`` binary on PATH or EVOHARNESS_BIN."""
+def evaluate(path, task: str, scenario: str, horizon: int, orgs: range, seeds: range) -> dict:
+    """The exported policy through the runtime's agent (``evoharness eval``: the loop a host
+    embeds, constrained decoding in Rust): its JSON report. The tool is ``$EVOHARNESS_BIN``,
+    else ``evoharness`` on the PATH."""
     import os
     import subprocess
 
     binary = os.environ.get("EVOHARNESS_BIN", "evoharness")
-    per = max(1, episodes // len(orgs))
     cmd = [binary, "eval", "--scenario", scenario, "--task", task, "--agent", f"policy:{path}",
            "--horizon", str(horizon), "--organisations", f"{orgs.start}..{orgs.stop}",
-           "--seeds", f"{seed}..{seed + per}", "--json"]
+           "--seeds", f"{seeds.start}..{seeds.stop}", "--json"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -330,6 +341,13 @@ def main(argv=None) -> int:
     envs = [VecEnv(t, args.horizon, args.envs, organisations=orgs, seed=args.seed + 17 * k,
                    scenario=args.scenario) for k, t in enumerate(tasks)]
     data: list[tuple[bytes, bytes]] = []
+    producer = f"evoharness.lm ({' '.join(sys.argv[1:] if argv is None else argv)})"
+    valid_orgs = span(args.valid_organisations)
+    validate = args.valid_episodes > 0
+    candidates = []
+    # Each round's weights and export, beside --out (not part of what ships).
+    rounds_dir = args.out.with_suffix(".rounds")
+    rounds_dir.mkdir(parents=True, exist_ok=True)
     log_path = args.out.with_suffix(".train.jsonl")
     log = log_path.open("w")
     rounds = []
@@ -380,14 +398,29 @@ def main(argv=None) -> int:
                "elapsed_s": round(time.time() - start, 1)}
         rounds.append(row)
         print(json.dumps(row), file=sys.stderr)
-        log.write(json.dumps(row) + "\n")
-        log.flush()
-        torch.save(model.state_dict(), args.out.with_suffix(f".round{r}.pt"))
+        if not validate:
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+        torch.save(model.state_dict(), rounds_dir / f"round{r}.pt")
+        # Validation through the runtime's agent on organisations and seeds never trained on.
+        candidate = rounds_dir / f"round{r}.onnx"
+        export(model, candidate, caps, args.context, producer)
+        if validate:
+            v = [evaluate(candidate, t, args.scenario, args.horizon, valid_orgs,
+                          range(VALID_SEED, VALID_SEED + args.valid_episodes)) for t in tasks]
+            row["valid_success"] = float(np.mean([x["success_rate"] for x in v]))
+            row["valid_reward"] = float(np.mean([x["mean_reward"] for x in v]))
+            row["valid_harness"] = float(np.mean([x["mean_harness_actions"] for x in v]))
+            print(json.dumps({k: row[k] for k in row if k.startswith("valid")}), file=sys.stderr)
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+        candidates.append((row.get("valid_success", 0.0), row.get("valid_reward", 0.0), r))
         if time.time() > deadline:
             break
-    producer = f"evoharness.lm ({' '.join(sys.argv[1:] if argv is None else argv)})"
-    export(model, args.out, caps, args.context, producer)
-    summary = {"command": producer, "parameters": params, "rounds": rounds,
+    best = max(candidates) if validate else candidates[-1]
+    chosen = rounds_dir / f"round{best[2]}.onnx"
+    args.out.write_bytes(chosen.read_bytes())
+    summary = {"command": producer, "parameters": params, "rounds": rounds, "selected": best[2],
                "seconds": round(time.time() - start, 1), "bytes": args.out.stat().st_size}
     args.out.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary), file=sys.stderr)
