@@ -9,7 +9,9 @@ library renders it: :meth:`evoharness.vec_env.VecEnv.text`) and writes its actio
 are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
 
 1. **Imitation with DAgger.** Environments of the suite run; a rule-based teacher labels each
-   state with its template, whose line is the target. The loss is the cross-entropy of the
+   state with its template, whose line is the target. Every state whose label is a harness
+   action or ``finish``, or that follows an error, is kept, and a share (``--keep``) of the
+   routine ones: the rare states are where an episode is lost. The loss is the cross-entropy of the
    action's bytes given the prompt (the prompt's own bytes are not predicted). After the
    first round, the student's own greedy constrained choices (the same grammar the runtime
    decodes under) drive a growing share of the environments, and the teacher labels the
@@ -66,6 +68,8 @@ class Block(nn.Module):
         self.qkv = nn.Linear(d, 3 * d, bias=False)
         self.out = nn.Linear(d, d, bias=False)
         self.ff1, self.ff2 = nn.Linear(d, ff), nn.Linear(ff, d)
+        # Written out (MatMul, Softmax) for the export: tract runs opset 17 (FACTS).
+        self.fused = True
 
     def forward(self, x, bias, past_k, past_v):
         b, s, d = x.shape
@@ -74,8 +78,13 @@ class Block(nn.Module):
         q, k, v = split(q), split(k), split(v)
         k = torch.cat([past_k, k], dim=2)
         v = torch.cat([past_v, v], dim=2)
-        att = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(self.dh)) + bias
-        y = (att.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d)
+        if self.fused:
+            # The same arithmetic in one fused kernel: training and the student's choices.
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+        else:
+            att = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(self.dh)) + bias
+            y = att.softmax(-1) @ v
+        y = y.transpose(1, 2).reshape(b, s, d)
         x = x + self.out(y)
         x = x + self.ff2(F.gelu(self.ff1(self.ln2(x)), approximate="tanh"))
         return x, k, v
@@ -185,6 +194,8 @@ def export(model: Decoder, path, capacities: dict, context: int, producer: str) 
     import onnx
 
     model.eval()
+    for blk in model.blocks:
+        blk.fused = False
     L = model.n_layers
     past_names = [f"past_key_values.{i}.{kv}" for i in range(L) for kv in ("key", "value")]
     present_names = [f"present.{i}.{kv}" for i in range(L) for kv in ("key", "value")]
@@ -220,6 +231,8 @@ def export(model: Decoder, path, capacities: dict, context: int, producer: str) 
         e = m.metadata_props.add()
         e.key, e.value = k, v
     onnx.save(m, str(path))
+    for blk in model.blocks:
+        blk.fused = True
     check_export(model, path)
 
 
@@ -279,8 +292,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--round-steps", type=int, default=200,
                     help="vector-environment steps per round (each labels every environment)")
-    ap.add_argument("--keep", type=float, default=0.35,
-                    help="share of the labelled states kept for training (states are alike)")
+    ap.add_argument("--keep", type=float, default=0.25,
+                    help="share of the routine states (a world action after a result) kept for "
+                         "training; the others (harness actions, finish, errors) are all kept")
     ap.add_argument("--updates", type=int, default=150,
                     help="gradient steps per round, on batches drawn from all labelled states")
     ap.add_argument("--batch", type=int, default=32)
@@ -362,8 +376,15 @@ def main(argv=None) -> int:
                 labels = env.teacher_actions(args.teacher)
                 prompts = env.texts()
                 for i in range(env.n):
-                    if labels[i] >= 0 and rng.random() < args.keep:
-                        data.append((prompts[i].encode(), lines[labels[i]]))
+                    if labels[i] < 0:
+                        continue
+                    # Routine world actions are most states and alike: a share of them is kept.
+                    # Every harness action, finish, and every state after an error is kept:
+                    # rare, and an episode fails on one of them.
+                    line = lines[labels[i]]
+                    routine = line.startswith(b"act ") and "\nevent error" not in prompts[i]
+                    if not routine or rng.random() < args.keep:
+                        data.append((prompts[i].encode(), line))
                 act = np.where(labels >= 0, labels, 0).astype(np.int64)
                 student = rng.random(env.n) >= beta
                 if student.any():
