@@ -18,7 +18,9 @@ Reads the file's evoharness.* metadata (runtime/POLICY.md says what an exported 
 checks it against this runtime's structured layout of its version (v1 or v2), loads the model
 on the chosen backend, checks its inputs and outputs, and runs it once on a fresh workspace.
 Prints the contract: ABI and layout version, capacities, observation and action sizes,
-recurrent state, value head, tool names, producer, backend. A file that breaks the contract gets one line on stderr that says
+recurrent state, value head, tool names, producer, backend. A generative-v1 file (a language
+model) gets its text and grammar versions, model sizes, tokenizer and context, and the line it
+decodes on a fresh workspace. A file that breaks the contract gets one line on stderr that says
 what is wrong, and exit status 2.
 
 Options:
@@ -50,6 +52,10 @@ pub(crate) fn main(argv: impl IntoIterator<Item = String>) -> Result<(), Failure
     let [file] = p.positionals([("POLICY", "the .onnx policy file to inspect")])?;
     crate::init_log(p.switch("--verbose") || p.switch("-v"));
     let choice = options::choice(&p, "inspect")?;
+    let head = std::fs::read(file).unwrap_or_default();
+    if evoharness_runtime::generative::is_generative(&head) {
+        return generative(&choice, file, head.len() as u64, p.switch("--json"));
+    }
     let mut policy = options::load(&choice, file)?.policy;
     let check = smoke(&mut policy).map_err(|e| Failure::about(file, &e))?;
     let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
@@ -58,6 +64,118 @@ pub(crate) fn main(argv: impl IntoIterator<Item = String>) -> Result<(), Failure
     } else {
         print!("{}", text(file, size, &policy, &check));
     }
+    Ok(())
+}
+
+/// `inspect` of a `generative-v1` file: its contract, and one decision on a fresh workspace
+/// (the decoded line, legal by construction).
+fn generative(
+    choice: &options::Choice,
+    file: &str,
+    size: u64,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let mut policy = choice
+        .builder()
+        .commit_generative_from_file(file)
+        .map_err(|e| Failure::about(file, &e))?;
+    let abi = policy.abi().clone();
+    let c = abi.capacities;
+    let layout = policy.layout();
+    let decided = (|| -> Result<usize, Error> {
+        let mut ws =
+            HeapWorkspace::with_capacities(c.facts, c.steps, c.lessons, Config::new(c.tools, 100))
+                .map_err(|e| Error::new(ErrorKind::Workspace, format!("a fresh workspace: {e}")))?;
+        ws.observe_owned(EventBuf::new(EventKind::Notice, 0));
+        let mut mask = vec![0; layout.actions()];
+        layout
+            .mask(&ws, &mut mask)
+            .map_err(|e| Error::new(ErrorKind::Workspace, format!("a fresh workspace: {e}")))?;
+        let mut rng = evoharness_runtime::rng::SplitMix64(0);
+        policy.decide_text(&ws, &mask, evoharness_runtime::Selection::Argmax, &mut rng)
+    })()
+    .map_err(|e| Failure::about(file, &e))?;
+    let line = String::from_utf8_lossy(policy.output())
+        .trim_end()
+        .to_string();
+    let prompt_tokens = policy.stats().prompt_tokens;
+    if as_json {
+        let active = evoharness_runtime::backend::active();
+        println!(
+            "{}",
+            serde_json::json!({
+                "file": file,
+                "bytes": size,
+                "valid": true,
+                "abi": evoharness_core::text::ABI,
+                "text_version": evoharness_core::text::TEXT_VERSION,
+                "grammar_version": evoharness_core::text::GRAMMAR_VERSION,
+                "capacities": {
+                    "facts": c.facts, "steps": c.steps, "lessons": c.lessons, "tools": c.tools,
+                },
+                "actions": layout.actions(),
+                "context": abi.context,
+                "tokenizer": abi.tokenizer.name(),
+                "vocab": abi.vocab,
+                "layers": abi.layers,
+                "heads": abi.heads,
+                "head_dim": abi.head_dim,
+                "producer": abi.producer,
+                "backend": active.map(|a| a.name()),
+                "check": { "template": decided, "line": line, "prompt_tokens": prompt_tokens },
+            })
+        );
+        return Ok(());
+    }
+    let mut out = format!(
+        "{file}: a valid {} policy ({size} bytes)\n",
+        evoharness_core::text::ABI
+    );
+    let mut row = |k: &str, v: String| out.push_str(&format!("  {k:<14}{v}\n"));
+    row(
+        "abi",
+        format!(
+            "{}, workspace-text-v{}, action-text-v{}",
+            evoharness_core::text::ABI,
+            evoharness_core::text::TEXT_VERSION,
+            evoharness_core::text::GRAMMAR_VERSION
+        ),
+    );
+    row(
+        "capacities",
+        format!(
+            "{} facts, {} steps, {} lessons, {} tools",
+            c.facts, c.steps, c.lessons, c.tools
+        ),
+    );
+    row("actions", format!("{} templates", layout.actions()));
+    row(
+        "model",
+        format!(
+            "{} layers, {} heads of {}, {} tokens ({}), context {}",
+            abi.layers,
+            abi.heads,
+            abi.head_dim,
+            abi.vocab,
+            abi.tokenizer.name(),
+            abi.context
+        ),
+    );
+    row(
+        "producer",
+        abi.producer
+            .clone()
+            .unwrap_or_else(|| "(not given)".to_string()),
+    );
+    row("backend", options::backend_phrase());
+    row(
+        "check",
+        format!(
+            "decided once on a fresh workspace ({prompt_tokens} prompt tokens): `{line}` \
+             (template {decided})"
+        ),
+    );
+    print!("{out}");
     Ok(())
 }
 

@@ -94,6 +94,35 @@ fn inspect_prints_the_contract_of_the_good_fixtures() {
 }
 
 #[test]
+fn inspect_prints_a_language_models_contract_and_one_decision() {
+    let o = evoharness(&["inspect", &path("generative.onnx"), "--backend", "tract"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for want in [
+        "a valid generative-v1 policy",
+        "workspace-text-v1, action-text-v1",
+        "16 facts, 8 steps, 4 lessons, 3 tools",
+        "223 templates",
+        "2 layers, 2 heads of 16, 256 tokens (bytes), context 8192",
+        "decided once on a fresh workspace",
+    ] {
+        assert!(out.contains(want), "`{want}` missing in\n{out}");
+    }
+    let o = evoharness(&[
+        "inspect",
+        &path("generative.onnx"),
+        "--backend",
+        "tract",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["abi"], "generative-v1");
+    assert_eq!(v["context"], 8192);
+    let line = v["check"]["line"].as_str().unwrap();
+    assert!(line.len() > 3 && !line.contains('\n'), "{line:?}");
+}
+
+#[test]
 fn inspect_refuses_each_bad_fixture_with_one_line() {
     for (name, what) in [
         (
@@ -104,7 +133,16 @@ fn inspect_refuses_each_bad_fixture_with_one_line() {
         ("truncated.onnx", "not a valid ONNX model: "),
         (
             "wrong_abi.onnx",
-            "declares ABI `generative-v1`; this runtime runs `structured-v1`",
+            "missing evoharness.text_version metadata (generative-v1 requires it)",
+        ),
+        (
+            "generative_short_context.onnx",
+            "declares a context of 512 tokens; the longest prompt for its capacities and an \
+             action take 5901",
+        ),
+        (
+            "generative_bad_tokenizer.onnx",
+            "uses tokenizer `sentencepiece`; this runtime knows `bytes`",
         ),
         (
             "mismatched_layout.onnx",
