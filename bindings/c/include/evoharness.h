@@ -1570,14 +1570,16 @@ evoharness_status evoharness_policy_options_default(struct evoharness_policy_opt
 /**
  * Loads the policy file at `path` (a NUL-terminated path), checks its contract and prepares
  * it for inference with `*options`; on success `*out` is a new policy that the caller owns.
+ * The kind follows from the file's `evoharness.abi`: a structured network (v1 or v2), or a
+ * `generative-v1` language model, which agents run through the same calls.
  *
  * The first policy a process loads chooses the backend for the whole process (see
  * `evoharness_backend`).
  *
  * Errors (`*out` is not written): `NULL_ARGUMENT`; `INVALID_ARGUMENT` for options out of
- * range; `IO` when the file cannot be read; `POLICY` when it is not valid ONNX or breaks the
- * structured contract, v1 or v2 (the message names the mismatch: the ABI, a capacity, an input's
- * width, ...); `BACKEND`; `DEVICE`.
+ * range; `IO` when the file cannot be read; `POLICY` when it is not valid ONNX or breaks its
+ * contract, structured (v1 or v2) or generative-v1 (the message names the mismatch: the ABI, a
+ * capacity, an input's width, a context too short, ...); `BACKEND`; `DEVICE`.
  *
  * # Safety
  * `path` is a NUL-terminated string; `options` points at readable options (their
