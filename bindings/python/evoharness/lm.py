@@ -95,9 +95,16 @@ class Decoder(nn.Module):
     ``(logits, *present)`` in the ``generative-v1`` layout (past and present: key then value
     of each layer, ``[batch, heads, length, head_dim]``)."""
 
-    def __init__(self, d: int = 64, layers: int = 3, heads: int = 4, ff: int = 256):
+    def __init__(self, d: int = 64, layers: int = 3, heads: int = 4, ff: int = 256,
+                 alibi: bool = False):
         super().__init__()
         self.d, self.n_layers, self.n_heads, self.ff = d, layers, heads, ff
+        # ALiBi: each head's attention falls off linearly with distance, at its own slope (a
+        # bias towards the nearby bytes: the current event is the prompt's last lines).
+        self.alibi = alibi
+        self.register_buffer(
+            "slopes", torch.tensor([2.0 ** (-8.0 * (h + 1) / heads) for h in range(heads)]),
+            persistent=False)
         self.embed = nn.Embedding(VOCAB, d)
         self.blocks = nn.ModuleList(Block(d, heads, ff) for _ in range(layers))
         self.ln = nn.LayerNorm(d)
@@ -115,6 +122,9 @@ class Decoder(nn.Module):
         q_pos = torch.arange(t - s, t).unsqueeze(1)
         allowed = (key_pos <= q_pos) & (attention_mask[:, None, None, :] > 0)
         bias = torch.where(allowed, torch.tensor(0.0), torch.tensor(-1e9))
+        if self.alibi:
+            dist = (q_pos - key_pos).clamp(min=0).to(torch.float32)  # [s, t]
+            bias = bias - self.slopes.view(1, -1, 1, 1) * dist
         present = []
         for i, blk in enumerate(self.blocks):
             x, k, v = blk(x, bias, past[2 * i], past[2 * i + 1])
@@ -286,6 +296,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--layers", type=int, default=3)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--ff", type=int, default=256)
+    ap.add_argument("--alibi", action="store_true",
+                    help="attention biased towards nearby bytes (ALiBi), besides the positions")
     ap.add_argument("--context", type=int, default=8192,
                     help="declared context (tokens): at least the longest prompt and action")
     ap.add_argument("--envs", type=int, default=16)
@@ -346,7 +358,7 @@ def main(argv=None) -> int:
     tasks = args.suite.split(",")
     lines = [t.encode() for t in suite_layout()["action_texts"]]
     caps = suite_capacities()
-    model = Decoder(args.d_model, args.layers, args.heads, args.ff)
+    model = Decoder(args.d_model, args.layers, args.heads, args.ff, args.alibi)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     start = time.time()
