@@ -307,6 +307,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--keep", type=float, default=0.25,
                     help="share of the routine states (a world action after a result) kept for "
                          "training; the others (harness actions, finish, errors) are all kept")
+    ap.add_argument("--student-max", type=float, default=1.0,
+                    help="the largest share of environments the student drives (its choices "
+                         "cost a model run each in Python; the teacher's are free)")
     ap.add_argument("--updates", type=int, default=150,
                     help="gradient steps per round, on batches drawn from all labelled states")
     ap.add_argument("--batch", type=int, default=32)
@@ -380,7 +383,7 @@ def main(argv=None) -> int:
     print(f"lm: {params} parameters, tasks {tasks}, teacher {args.teacher}", file=sys.stderr)
     for r in range(args.rounds):
         # DAgger's mixing: the teacher drives every environment in round 0, then a falling share.
-        beta = 1.0 if r == 0 else max(0.0, 1.0 - r / max(1, args.rounds // 2))
+        beta = 1.0 if r == 0 else max(1.0 - args.student_max, 1.0 - r / max(1, args.rounds // 2))
         t0 = time.time()
         for env in envs:
             for _ in range(args.round_steps):
