@@ -141,13 +141,7 @@ fn generative(
             evoharness_core::text::GRAMMAR_VERSION
         ),
     );
-    row(
-        "capacities",
-        format!(
-            "{} facts, {} steps, {} lessons, {} tools",
-            c.facts, c.steps, c.lessons, c.tools
-        ),
-    );
+    row("capacities", capacities(c));
     row("actions", format!("{} templates", layout.actions()));
     row(
         "model",
@@ -161,12 +155,7 @@ fn generative(
             abi.context
         ),
     );
-    row(
-        "producer",
-        abi.producer
-            .clone()
-            .unwrap_or_else(|| "(not given)".to_string()),
-    );
+    row("producer", producer(abi.producer.as_deref()));
     row("backend", options::backend_phrase());
     row(
         "check",
@@ -177,6 +166,19 @@ fn generative(
     );
     print!("{out}");
     Ok(())
+}
+
+/// The capacities row of either kind of contract.
+fn capacities(c: evoharness_core::Capacities) -> String {
+    format!(
+        "{} facts, {} steps, {} lessons, {} tools",
+        c.facts, c.steps, c.lessons, c.tools
+    )
+}
+
+/// The producer row of either kind of contract.
+fn producer(p: Option<&str>) -> String {
+    p.unwrap_or("(not given)").to_string()
 }
 
 /// What one run on a fresh workspace gave.
@@ -244,13 +246,7 @@ fn text(file: &str, size: u64, policy: &Policy, check: &Check) -> String {
         "abi",
         format!("{}, layout version {}", abi.abi, abi.layout_version),
     );
-    row(
-        "capacities",
-        format!(
-            "{} facts, {} steps, {} lessons, {} tools",
-            c.facts, c.steps, c.lessons, c.tools
-        ),
-    );
+    row("capacities", capacities(c));
     row("obs_len", format!("{} floats", abi.obs_len));
     row("actions", format!("{} templates", abi.actions));
     row(
@@ -272,12 +268,7 @@ fn text(file: &str, size: u64, policy: &Policy, check: &Check) -> String {
             abi.tool_names.join(", ")
         },
     );
-    row(
-        "producer",
-        abi.producer
-            .clone()
-            .unwrap_or_else(|| "(not given)".to_string()),
-    );
+    row("producer", producer(abi.producer.as_deref()));
     row("backend", options::backend_phrase());
     let value = check
         .value
