@@ -456,11 +456,14 @@ mod tests {
 
     #[test]
     fn every_template_round_trips_through_its_text() {
-        for c in [
-            caps(1, 1, 1, 1),
-            caps(16, 8, 4, 8),
-            caps(1024, 1024, 1024, 64),
-        ] {
+        // The largest table (about 70,000 templates) is too slow under Miri; its widest line
+        // is checked below either way.
+        let largest = if cfg!(miri) {
+            caps(2, 2, 2, 2)
+        } else {
+            caps(1024, 1024, 1024, 64)
+        };
+        for c in [caps(1, 1, 1, 1), caps(16, 8, 4, 8), largest] {
             let layout = Layout::new(c);
             for i in 0..layout.actions() {
                 let t = layout.template(i).unwrap();
