@@ -99,22 +99,10 @@ impl AgentSpec {
             AgentSpec::Oracle => Box::new(Oracle),
             AgentSpec::Random => Box::new(RandomAgent::default()),
             AgentSpec::Policy(path, builder) => {
-                // The kind of policy follows from the file: a structured network or a language
-                // model (generative-v1), each the controller a host's agent runs, greedy here.
-                let head = std::fs::read(path).map_err(|e| {
-                    Error::new(ErrorKind::Io, format!("reading policy {}", path.display()))
-                        .with_source(e)
-                })?;
-                let (policy, caps): (BoxedController, _) =
-                    if evoharness_runtime::generative::is_generative(&head) {
-                        let p = builder.clone().commit_generative_from_file(path)?;
-                        let caps = p.abi().capacities;
-                        (Box::new(p), caps)
-                    } else {
-                        let p = builder.clone().commit_from_file(path)?;
-                        let caps = p.abi().capacities;
-                        (Box::new(p), caps)
-                    };
+                // The kind of policy follows from the file (a structured network or a
+                // generative-v1 language model): the controller a host's agent runs, greedy here.
+                let policy = builder.clone().commit_any_from_file(path)?;
+                let caps = policy.capacities();
                 if caps != CAPACITIES {
                     return Err(Error::new(
                         ErrorKind::Config,
@@ -124,7 +112,7 @@ impl AgentSpec {
                         ),
                     ));
                 }
-                policy
+                Box::new(policy)
             }
         })
     }

@@ -63,8 +63,9 @@ def test_the_embedded_agent_runs_a_language_model_from_its_file():
     assert abi["capacities"]["tools"] == 3 and abi["actions"] > 0
     with agent_mod.Agent(path, Relay, budget=Relay.budget) as a:
         r = a.run_task(4)
-    # A random model: no skill, but every step it took was a legal action.
-    assert r["steps"] > 0 and r["violations"] == 0
+    # A random model: no skill; an illegal action would have raised (the library refuses it),
+    # so each of these steps was a legal one, and it ran until its budget or a finish.
+    assert r["steps"] > 0 and (r["finished"] is not None or r["cost"] >= Relay.budget - 2)
 
 
 def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
