@@ -43,6 +43,9 @@ pub enum Tokenizer {
     /// `bytes`: token `b` is byte `b` (0–255); ids from 256 up are special tokens the runtime
     /// never feeds or decodes.
     Bytes,
+    /// `tokenizer.json`: a Hugging Face tokenizer (byte-level BPE) carried in the file's
+    /// `evoharness.tokenizer_json` metadata; needs the `hf-tokenizer` feature (default).
+    Json,
 }
 
 impl Tokenizer {
@@ -50,6 +53,7 @@ impl Tokenizer {
     pub fn name(&self) -> &'static str {
         match self {
             Tokenizer::Bytes => "bytes",
+            Tokenizer::Json => "tokenizer.json",
         }
     }
 }
@@ -118,6 +122,9 @@ pub struct GenerativePolicy {
     abi: GenerativeAbi,
     layout: Layout,
     vocab: Vocab,
+    /// The Hugging Face tokenizer of a `tokenizer.json` file (boxed: it is large).
+    #[cfg(feature = "hf-tokenizer")]
+    hf: Option<Box<crate::hf_tokenizer::HfTokenizer>>,
     backend: &'static Active,
     device: Device,
     fingerprint: u64,
@@ -172,15 +179,17 @@ impl PolicyBuilder {
     }
 
     fn commit_generative(self, bytes: &[u8], name: &str) -> Result<GenerativePolicy> {
-        let (abi, session, device, backend) = self.open(bytes, name, |m| read_abi(m, name))?;
-        let mut p = GenerativePolicy::new(session, abi, backend, name)?;
+        let ((abi, json), session, device, backend) =
+            self.open(bytes, name, |m| read_abi(m, name))?;
+        let mut p = GenerativePolicy::new(session, abi, json, backend, name)?;
         p.device = device;
         p.fingerprint = CRC64.checksum(bytes);
         Ok(p)
     }
 }
 
-fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
+/// The contract, and the text of a `tokenizer.json` tokenizer.
+fn read_abi(meta: &Metadata, name: &str) -> Result<(GenerativeAbi, Option<String>)> {
     let bad = |what: String| Error::new(ErrorKind::Policy, format!("{name}: {what}"));
     let abi = meta
         .get("evoharness.abi")
@@ -214,9 +223,17 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
     }
     let tokenizer = match meta.get("evoharness.tokenizer").as_deref() {
         Some("bytes") => Tokenizer::Bytes,
+        Some("tokenizer.json") if cfg!(feature = "hf-tokenizer") => Tokenizer::Json,
+        Some("tokenizer.json") => {
+            return Err(bad(
+                "uses a tokenizer.json tokenizer; this runtime was built without the \
+                 hf-tokenizer feature"
+                    .into(),
+            ));
+        }
         Some(other) => {
             return Err(bad(format!(
-                "uses tokenizer `{other}`; this runtime knows `bytes`"
+                "uses tokenizer `{other}`; this runtime knows `bytes` and `tokenizer.json`"
             )));
         }
         None => {
@@ -235,16 +252,21 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
         .validate()
         .map_err(|e| bad(format!("capacities in metadata: {e}")))?;
     let context = usize::try_from(num("evoharness.context")?).unwrap_or(usize::MAX);
-    // A byte-level token is one byte: the longest prompt and action fit, or the file is refused
-    // here rather than at some decision deep into a task.
-    let need = text::max_len(capacities) + text::ACTION_MAX;
-    if context < need {
-        return Err(bad(format!(
-            "declares a context of {context} tokens; the longest prompt for its capacities and an \
-             action take {need}"
-        )));
-    }
-    Ok(GenerativeAbi {
+    // A token is at least one byte: the longest prompt and action fit, or the file is refused
+    // here rather than at some decision deep into a task (a tokenizer's own special tokens
+    // are counted when it is loaded).
+    check_context(context, capacities, 0).map_err(bad)?;
+    let json = match tokenizer {
+        Tokenizer::Bytes => None,
+        Tokenizer::Json => Some(meta.get("evoharness.tokenizer_json").ok_or_else(|| {
+            bad(
+                "declares a tokenizer.json tokenizer but has no evoharness.tokenizer_json \
+                 metadata"
+                    .into(),
+            )
+        })?),
+    };
+    let abi = GenerativeAbi {
         capacities,
         context,
         tokenizer,
@@ -253,7 +275,25 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<GenerativeAbi> {
         heads: 0,
         head_dim: 0,
         producer: meta.get("evoharness.producer"),
-    })
+    };
+    Ok((abi, json))
+}
+
+/// Whether a context of `context` tokens holds the longest prompt of `capacities` and an
+/// action, with `specials` tokens the tokenizer adds.
+fn check_context(
+    context: usize,
+    capacities: Capacities,
+    specials: usize,
+) -> std::result::Result<(), String> {
+    let need = text::max_len(capacities) + text::ACTION_MAX + specials;
+    if context < need {
+        return Err(format!(
+            "declares a context of {context} tokens; the longest prompt for its capacities and an \
+             action take {need}"
+        ));
+    }
+    Ok(())
 }
 
 /// The dimensions of a tensor input or output of element type `want`.
@@ -272,6 +312,7 @@ impl GenerativePolicy {
     fn new(
         session: Session,
         abi: GenerativeAbi,
+        json: Option<String>,
         backend: &'static Active,
         name: &str,
     ) -> Result<Self> {
@@ -424,14 +465,26 @@ impl GenerativePolicy {
                 if s % 2 == 0 { "key" } else { "value" }
             )));
         }
-        match abi.tokenizer {
-            Tokenizer::Bytes if vocab < 256 => {
+        #[cfg(feature = "hf-tokenizer")]
+        let mut hf = None;
+        let words = match (&abi.tokenizer, json) {
+            (Tokenizer::Bytes, _) if vocab < 256 => {
                 return Err(bad(format!(
                     "has {vocab} logits per token; the bytes tokenizer needs at least 256"
                 )));
             }
-            Tokenizer::Bytes => {}
-        }
+            (Tokenizer::Bytes, _) => Vocab::bytes(vocab),
+            #[cfg(feature = "hf-tokenizer")]
+            (Tokenizer::Json, Some(json)) => {
+                let (t, words) = crate::hf_tokenizer::HfTokenizer::load(&json, vocab, name)?;
+                check_context(abi.context, abi.capacities, t.specials()).map_err(bad)?;
+                hf = Some(Box::new(t));
+                words
+            }
+            (Tokenizer::Json, _) => {
+                return Err(bad("has no tokenizer.json this runtime can load".into()));
+            }
+        };
         let abi = GenerativeAbi {
             vocab,
             layers: slots / 2,
@@ -441,7 +494,9 @@ impl GenerativePolicy {
         };
         Ok(Self {
             layout: Layout::new(abi.capacities),
-            vocab: Vocab::bytes(vocab),
+            vocab: words,
+            #[cfg(feature = "hf-tokenizer")]
+            hf,
             backend,
             device: Device::Cpu,
             fingerprint: 0,
@@ -508,6 +563,11 @@ impl GenerativePolicy {
     /// The prompt of the last decision.
     pub fn prompt(&self) -> &str {
         &self.prompt
+    }
+
+    /// The token ids of the last prompt (a decision's or [`GenerativePolicy::run_prompt`]'s).
+    pub fn prompt_tokens(&self) -> &[i64] {
+        &self.tokens
     }
 
     /// The action text of the last decision.
@@ -630,6 +690,26 @@ impl GenerativePolicy {
         self.tokens.clear();
         match self.abi.tokenizer {
             Tokenizer::Bytes => self.tokens.extend(self.prompt.bytes().map(i64::from)),
+            #[cfg(feature = "hf-tokenizer")]
+            Tokenizer::Json => {
+                let hf = self.hf.as_ref().ok_or_else(|| {
+                    Error::new(ErrorKind::Inference, "the tokenizer is not loaded")
+                })?;
+                hf.encode(&self.prompt, &mut self.tokens)?;
+            }
+            #[cfg(not(feature = "hf-tokenizer"))]
+            Tokenizer::Json => {
+                return Err(Error::new(
+                    ErrorKind::Inference,
+                    "built without the hf-tokenizer feature",
+                ));
+            }
+        }
+        if self.tokens.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Inference,
+                "the prompt encodes to no tokens",
+            ));
         }
         if self.tokens.len() + room > self.abi.context {
             return Err(Error::new(
@@ -719,8 +799,11 @@ impl GenerativePolicy {
                 return Ok(i);
             }
             // Bytes every legal continuation shares are forced: no model run decides them (a
-            // byte token is its byte), they join the next run's input.
-            let Tokenizer::Bytes = self.abi.tokenizer;
+            // byte token is its byte), they join the next run's input. A merged vocabulary
+            // spells them in tokens the model chooses.
+            if self.abi.tokenizer != Tokenizer::Bytes {
+                continue;
+            }
             while let Some(b) = self.grammar.forced(&self.output) {
                 self.output.push(b);
                 pending.push(i64::from(b));
@@ -792,6 +875,10 @@ impl<W: ?Sized> Controller<W> for GenerativePolicy {
 /// language model ([`GenerativePolicy`]). What a host loads when it takes whatever file it is
 /// given (the C library, `evoharness eval --agent policy:PATH`); a [`Controller`] like both.
 #[derive(Debug)]
+// Both variants are hundreds of bytes (a structured policy 336, a language model 544 with its
+// buffers); boxing the larger only makes the other the large one (336 against 8). One value per
+// agent, moved once into it: the difference costs nothing per step.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyPolicy {
     /// `structured-v1` or `structured-v2`.
     Structured(Policy),

@@ -74,6 +74,8 @@ pub mod framed_file;
 pub mod gemm;
 pub mod generative;
 pub mod grammar;
+#[cfg(feature = "hf-tokenizer")]
+mod hf_tokenizer;
 pub mod layout;
 pub mod limits;
 pub mod policy;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fixture, max_diff};
+use common::{fixture, hf_reference, max_diff};
 use evoharness_runtime::{
     Agent, AgentConfig, Backend, Controller, ErrorKind, FixtureWorld, GenerativePolicy,
     PolicyBuilder, Selection, generative,
@@ -173,4 +173,101 @@ fn a_language_model_drives_an_agent_with_legal_actions_only() {
     let (no_cache, p) = drive(p, 1, Selection::Argmax, 40);
     assert_eq!(no_cache, greedy);
     assert_eq!(p.stats().reused_tokens, 0);
+}
+
+// --- a model brought from Hugging Face transformers (tokenizer.json) -------------------------
+
+#[test]
+fn a_transformers_export_tokenizes_and_computes_as_transformers_does() {
+    let mut p = load("generative_hf.onnx").unwrap();
+    let abi = p.abi().clone();
+    assert_eq!(abi.tokenizer, generative::Tokenizer::Json);
+    assert_eq!(abi.tokenizer.name(), "tokenizer.json");
+    assert_eq!(
+        (abi.vocab, abi.layers, abi.heads, abi.head_dim, abi.context),
+        (320, 2, 2, 8, 8192)
+    );
+    assert_eq!(abi.capacities.tools, 3);
+    for (k, case) in hf_reference().iter().enumerate() {
+        let logits = p.run_prompt(&case.prompt).unwrap().to_vec();
+        // The same ids as transformers' tokenizer (its beginning-of-sequence token first).
+        assert_eq!(p.prompt_tokens(), &case.ids[..], "prompt {k}");
+        // Fewer tokens than bytes: merged tokens, not bytes.
+        assert!(
+            case.ids.len() < case.prompt.len(),
+            "{} tokens",
+            case.ids.len()
+        );
+        let d = max_diff(&logits, &case.last_logits);
+        assert!(d <= 1e-4, "prompt {k}: logits differ from torch's by {d}");
+    }
+    // The second prompt shares the first's opening lines: they came from the cache.
+    assert!(p.stats().reused_tokens > 0, "{:?}", p.stats());
+}
+
+#[test]
+fn a_transformers_export_drives_an_agent_with_legal_actions_only() {
+    let (greedy, p) = drive(
+        load("generative_hf.onnx").unwrap(),
+        3,
+        Selection::Argmax,
+        40,
+    );
+    let stats = p.stats();
+    assert_eq!(stats.decisions, 40);
+    assert!(stats.reuse() > 0.3, "{stats:?}");
+    let temp = Selection::Sample { temperature: 1.0 };
+    let (a, _) = drive(load("generative_hf.onnx").unwrap(), 9, temp, 40);
+    let (b, _) = drive(load("generative_hf.onnx").unwrap(), 9, temp, 40);
+    assert_eq!(a, b);
+    assert_ne!(a, greedy);
+}
+
+/// The fixture's bytes with `from` replaced by `to` (same length: the protobuf stays valid).
+fn edited(from: &str, to: &str) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let mut bytes = std::fs::read(fixture("generative_hf.onnx")).unwrap();
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+        .unwrap_or_else(|| panic!("{from} not in the fixture"));
+    bytes[at..at + from.len()].copy_from_slice(to.as_bytes());
+    bytes
+}
+
+#[test]
+fn bad_tokenizers_are_refused_with_the_reason() {
+    let load = |bytes: Vec<u8>| {
+        PolicyBuilder::new()
+            .backend(Backend::Tract)
+            .commit_generative_from_memory(&bytes)
+            .unwrap_err()
+    };
+    let cases = [
+        // The metadata names a tokenizer.json but does not carry one.
+        (
+            edited("evoharness.tokenizer_json", "evoharness.tokenizer_jsoX"),
+            "no evoharness.tokenizer_json",
+        ),
+        // Not a tokenizer the library can parse.
+        (edited("\"model\":", "\"mode!\":"), "does not parse"),
+        // Another decoder (SentencePiece's joins pieces so): its tokens are not byte strings.
+        (
+            edited(
+                "\"decoder\":{\"type\":\"ByteLevel\"",
+                "\"decoder\":{\"type\":\"Fuse\"     ",
+            ),
+            "has a `Fuse` decoder",
+        ),
+        // A tokenizer kind this runtime does not know.
+        (
+            edited("tokenizer.json", "tokenizer.jsoX"),
+            "knows `bytes` and `tokenizer.json`",
+        ),
+    ];
+    for (bytes, needle) in cases {
+        let e = load(bytes);
+        assert_eq!(e.kind(), ErrorKind::Policy, "{e}");
+        assert!(e.to_string().contains(needle), "{e} (wanted {needle:?})");
+    }
 }

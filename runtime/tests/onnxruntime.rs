@@ -19,7 +19,7 @@ mod toy;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{fixture, max_diff, reference};
+use common::{fixture, hf_reference, max_diff, reference};
 use evoharness_runtime::backend::ORT_VERSION;
 use evoharness_runtime::{
     Active, Agent, AgentConfig, Backend, Device, ErrorKind, Policy, PolicyBuilder, Selection,
@@ -134,6 +134,22 @@ fn onnx_runtime_matches_python_onnx_runtime() {
         "max |Rust ONNX Runtime - Python ONNX Runtime {ORT_VERSION}|: mlp {mlp:e}, recurrent \
          {recurrent:e}, recurrent rollout {carried:e}"
     );
+}
+
+#[test]
+#[ignore = "needs ONNX Runtime: run scripts/fetch-onnxruntime.sh, then cargo test -p evoharness-runtime --test onnxruntime -- --ignored"]
+fn a_transformers_export_matches_transformers_on_onnx_runtime() {
+    let mut p = builder()
+        .commit_generative_from_file(fixture("generative_hf.onnx"))
+        .unwrap();
+    let mut worst = 0f32;
+    for case in hf_reference() {
+        let logits = p.run_prompt(&case.prompt).unwrap().to_vec();
+        assert_eq!(p.prompt_tokens(), &case.ids[..]);
+        worst = worst.max(max_diff(&logits, &case.last_logits));
+    }
+    assert!(worst <= 1e-4, "logits differ from transformers' by {worst}");
+    println!("max |Rust ONNX Runtime - transformers| on the exported Llama: {worst:e}");
 }
 
 #[track_caller]

@@ -936,6 +936,27 @@ static void test_callback_world(void) {
     evoharness_world_free(w);
     CHECK(gdropped == 3);
 
+    /* A model brought from Hugging Face transformers (a Llama exported by
+     * `python -m evoharness.hf_export`, its tokenizer.json inside): the same calls (the
+     * library built with its hf-tokenizer feature, as the tests' builds are). */
+    p = load("generative_hf.onnx");
+    OK(evoharness_policy_get_abi(p, &gabi));
+    CHECK(strcmp(gabi.abi, "generative-v1") == 0 && gabi.capacities.tools == 3);
+    int hdropped = 0;
+    w = ledger_world(&lg, &hdropped);
+    OK(evoharness_agent_new(&p, &w, &config, &a));
+    OK(evoharness_agent_run(a, 12, &s));
+    CHECK(s.steps == 12 || s.finished != -1);
+    OK(evoharness_agent_checkpoint(a, work_file("hf.ckpt")));
+    evoharness_agent_free(a);
+    p = load("generative_hf.onnx");
+    w = ledger_world(&lg2, &hdropped);
+    OK(evoharness_agent_resume(&p, &w, &config, work_file("hf.ckpt"), &a));
+    CHECK(lg2.restores == 1 && memcmp(&lg2.s, &lg.s, sizeof lg.s) == 0);
+    OK(evoharness_agent_run(a, 5, &s));
+    evoharness_agent_free(a);
+    CHECK(hdropped == 2);
+
     /* No save_resume_point: such a world cannot be checkpointed; no judge: no verdict. */
     struct ledger l3;
     memset(&l3, 0, sizeof l3);

@@ -53,6 +53,35 @@ pub(crate) fn reference(model: &str) -> Vec<Case> {
 }
 
 /// The largest absolute difference.
+/// One prompt of `hf_reference.json` (`make_hf_fixture.py`): the text, the ids transformers'
+/// tokenizer gives it, and the torch model's logits for its last token.
+pub(crate) struct HfCase {
+    pub(crate) prompt: String,
+    pub(crate) ids: Vec<i64>,
+    pub(crate) last_logits: Vec<f32>,
+}
+
+/// The prompts of `hf_reference.json`, for `generative_hf.onnx`.
+pub(crate) fn hf_reference() -> Vec<HfCase> {
+    let text = std::fs::read_to_string(fixture("hf_reference.json")).unwrap();
+    let d: serde_json::Value = serde_json::from_str(&text).unwrap();
+    d["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| HfCase {
+            prompt: c["prompt"].as_str().unwrap().to_owned(),
+            ids: c["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect(),
+            last_logits: floats(&c["last_logits"]),
+        })
+        .collect()
+}
+
 pub(crate) fn max_diff(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
     a.iter()
