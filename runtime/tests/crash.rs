@@ -1,7 +1,8 @@
 //! Durability: an agent killed with SIGKILL at random points, many times, and resumed each time
 //! from its last checkpoint, completes its task with no committed work lost or done twice, and
 //! ends exactly where a run that was never killed ends. Also: resuming in process, and the
-//! checkpoints a resume refuses.
+//! checkpoints a resume refuses. The kill test runs twice: with a recurrent policy, and with a
+//! language model (`generative-v1`, the fixture decoder) deciding.
 //!
 //! The test binary is its own child: `the_task_survives_sigkill` re-runs this executable with
 //! only `child_entry` selected and `EVOHARNESS_CRASH_CHILD` naming the task's directory;
@@ -40,8 +41,8 @@ use std::time::{Duration, Instant};
 use common::fixture;
 use evoharness_core::{Costs, EventBuf, EventKind, ToolCall, Value};
 use evoharness_runtime::{
-    Agent, AgentConfig, Backend, CheckpointError, CheckpointSchedule, ErrorKind, FileError,
-    PolicyBuilder, Selection, World,
+    Agent, AgentConfig, AnyPolicy, Backend, CheckpointError, CheckpointSchedule, ErrorKind,
+    FileError, PolicyBuilder, Selection, World,
 };
 
 const CHILD_VAR: &str = "EVOHARNESS_CRASH_CHILD";
@@ -49,7 +50,8 @@ const ON_COMMIT_VAR: &str = "EVOHARNESS_CRASH_ON_COMMIT";
 /// The child's [`Plan`], as [`Plan::to_env`] writes it.
 const PLAN_VAR: &str = "EVOHARNESS_CRASH_PLAN";
 const RECORDS: u64 = 40;
-const MODEL: &str = "recurrent.onnx";
+/// The policies a plan can run: a recurrent network, or a language model (`generative-v1`).
+const MODELS: [&str; 2] = ["recurrent.onnx", "generative.onnx"];
 
 /// What a crash run does: the task, when it checkpoints, how often it is killed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +68,8 @@ struct Plan {
     /// Kills at random points spread over the whole task, and no checkpoints on commits: the
     /// soak. Otherwise kills come a few steps or copies into each process.
     spread: bool,
+    /// Which of [`MODELS`] decides.
+    model: u8,
 }
 
 impl Plan {
@@ -76,6 +80,17 @@ impl Plan {
         every: 10,
         kills: 40,
         spread: false,
+        model: 0,
+    };
+
+    /// `the_task_survives_sigkill_with_a_language_model`: the default task, smaller (a debug
+    /// build's language-model step takes tens of milliseconds on tract).
+    const LANGUAGE_MODEL: Plan = Plan {
+        records: 12,
+        every: 5,
+        kills: 12,
+        model: 1,
+        ..Plan::DEFAULT
     };
 
     /// The soak: `steps` steps (the records never run out: a step copies at most one), a
@@ -87,17 +102,19 @@ impl Plan {
             every,
             kills,
             spread: true,
+            model: 0,
         }
     }
 
     fn to_env(self) -> String {
         format!(
-            "{} {} {} {} {}",
+            "{} {} {} {} {} {}",
             self.records,
             self.steps,
             self.every,
             self.kills,
-            u8::from(self.spread)
+            u8::from(self.spread),
+            self.model
         )
     }
 
@@ -106,8 +123,8 @@ impl Plan {
             .split(' ')
             .map(|x| x.parse().expect("a plan is numbers"))
             .collect();
-        let [records, steps, every, kills, spread] = n[..] else {
-            panic!("a plan has five numbers: {s:?}");
+        let [records, steps, every, kills, spread, model] = n[..] else {
+            panic!("a plan has six numbers: {s:?}");
         };
         Plan {
             records,
@@ -115,6 +132,7 @@ impl Plan {
             every,
             kills: u32::try_from(kills).expect("kills fit u32"),
             spread: spread == 1,
+            model: u8::try_from(model).expect("a model index"),
         }
     }
 
@@ -330,6 +348,22 @@ fn policy(model: &str) -> evoharness_runtime::Policy {
         .unwrap()
 }
 
+/// The plan's policy, of either kind. A language model runs without reusing its key/value
+/// cache here: a resumed agent rebuilds the cache from its first prompt, and logits computed
+/// through a cache differ from whole-prompt ones in the last bits (within 1e-6), which a
+/// sampled choice can in rare cases fall on; without reuse, every run computes the same bits,
+/// so the killed run must end bit for bit where the reference ends.
+fn plan_policy(plan: Plan) -> AnyPolicy {
+    let mut p = PolicyBuilder::new()
+        .backend(Backend::Tract)
+        .commit_any_from_file(fixture(MODELS[usize::from(plan.model)]))
+        .unwrap();
+    if let AnyPolicy::Generative(g) = &mut p {
+        g.set_kv_reuse(false);
+    }
+    p
+}
+
 /// Runs (or resumes) the task of `plan` in `dir` to completion, then writes a final
 /// checkpoint. With `child`, checkpoints on the plan's schedule and prints `step N` after every
 /// step for the parent to time its kills by; without, it is the reference run, which needs no
@@ -338,9 +372,9 @@ fn run_task(dir: &Path, plan: Plan, child: bool) {
     let ckpt = dir.join("agent.ckpt");
     let env = Ledger::with_records(dir, plan.records);
     let mut agent = if ckpt.exists() {
-        Agent::resume(policy(MODEL), env, plan.config(), &ckpt).unwrap()
+        Agent::resume(plan_policy(plan), env, plan.config(), &ckpt).unwrap()
     } else {
-        Agent::new(policy(MODEL), env, plan.config()).unwrap()
+        Agent::new(plan_policy(plan), env, plan.config()).unwrap()
     };
     if child {
         let on_commit = std::env::var_os(ON_COMMIT_VAR).is_some();
@@ -632,6 +666,12 @@ fn survive(name: &str, plan: Plan, seed: u64) {
 #[test]
 fn the_task_survives_sigkill() {
     survive("crash", Plan::DEFAULT, kill_seed());
+}
+
+/// The same with a language model deciding (the fixture decoder, constrained decoding).
+#[test]
+fn the_task_survives_sigkill_with_a_language_model() {
+    survive("crash-lm", Plan::LANGUAGE_MODEL, kill_seed());
 }
 
 /// A number from the environment variable `var`, or `default`.
