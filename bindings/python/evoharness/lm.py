@@ -11,7 +11,8 @@ are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
 1. **Imitation with DAgger.** Environments of the suite run; a rule-based teacher labels each
    state with its template, whose line is the target. Every state whose label is a harness
    action or ``finish``, or that follows an error, is kept, and a share (``--keep``) of the
-   routine ones: the rare states are where an episode is lost. The loss is the cross-entropy of the
+   routine ones: the rare states are where an episode is lost (``--rare-weight`` draws them
+   into batches more often still). The loss is the cross-entropy of the
    action's bytes given the prompt (the prompt's own bytes are not predicted). After the
    first round, the student's own greedy constrained choices (the same grammar the runtime
    decodes under) drive a growing share of the environments, and the teacher labels the
@@ -323,6 +324,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--minutes", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    ap.add_argument("--rare-weight", type=float, default=1.0,
+                    help="how much more often a rare state (harness action, finish, after an "
+                         "error) is drawn into a batch than a routine one")
     return ap
 
 
@@ -370,6 +374,7 @@ def main(argv=None) -> int:
     envs = [VecEnv(t, args.horizon, args.envs, organisations=orgs, seed=args.seed + 17 * k,
                    scenario=args.scenario) for k, t in enumerate(tasks)]
     data: list[tuple[bytes, bytes]] = []
+    weight: list[float] = []  # each sample's draw weight (--rare-weight)
     producer = f"evoharness.lm ({' '.join(sys.argv[1:] if argv is None else argv)})"
     valid_orgs = span(args.valid_organisations)
     validate = args.valid_episodes > 0
@@ -400,6 +405,7 @@ def main(argv=None) -> int:
                     routine = line.startswith(b"act ") and "\nevent error" not in prompts[i]
                     if not routine or rng.random() < args.keep:
                         data.append((prompts[i].encode(), line))
+                        weight.append(1.0 if routine else args.rare_weight)
                 act = np.where(labels >= 0, labels, 0).astype(np.int64)
                 student = rng.random(env.n) >= beta
                 if student.any():
@@ -411,13 +417,16 @@ def main(argv=None) -> int:
         model.train()
         losses = []
         total = args.rounds * args.updates
+        p = np.asarray(weight) / sum(weight)
         for u in range(args.updates):
             step = r * args.updates + u
-            lr = args.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / total)))
+            # Cosine decay over the rounds, or over the time budget when that ends first.
+            done = max(step / total, (time.time() - start) / (deadline - start))
+            lr = args.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, done))))
             for g in opt.param_groups:
                 g["lr"] = lr
             # A batch of similar lengths (less padding): a random sample, sorted, one slice.
-            pick = rng.choice(len(data), size=min(len(data), args.batch * 4), replace=False)
+            pick = rng.choice(len(data), size=min(len(data), args.batch * 4), replace=False, p=p)
             pick = sorted(pick, key=lambda k: len(data[k][0]))
             at = int(rng.integers(0, max(1, len(pick) - args.batch + 1)))
             loss = batch_loss(model, [data[k] for k in pick[at: at + args.batch]])
