@@ -292,7 +292,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--scenario", default="v1")
     ap.add_argument("--teacher", default="tuned")
     ap.add_argument("--horizon", type=int, default=100)
-    ap.add_argument("--out", required=True, type=pathlib.Path)
+    ap.add_argument("--out", type=pathlib.Path, help="the policy file to write (required to train)")
     ap.add_argument("--d-model", type=int, default=64)
     ap.add_argument("--layers", type=int, default=3)
     ap.add_argument("--heads", type=int, default=4)
@@ -324,6 +324,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--minutes", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    ap.add_argument("--diagnose", type=pathlib.Path, metavar="ROUND.pt",
+                    help="instead of training: the per-decision agreement of these weights (a "
+                         "round's .pt, with the sizes it was trained with) with the teacher on "
+                         "the teacher's own trajectories over the validation organisations")
     ap.add_argument("--rare-weight", type=float, default=1.0,
                     help="how much more often a rare state (harness action, finish, after an "
                          "error) is drawn into a batch than a routine one")
@@ -354,12 +358,50 @@ def evaluate(path, task: str, scenario: str, horizon: int, orgs: range, seeds: r
     return json.loads(out)
 
 
+@torch.no_grad()
+def diagnose(model: Decoder, task: str, scenario: str, teacher: str, horizon: int, orgs: range,
+             envs: int = 8, steps: int = 80) -> dict:
+    """How often the model's constrained greedy choice is the teacher's, by the teacher's kind
+    of action (its line's first word) and right after an error, on the teacher's trajectories
+    (the teacher acts, so every state is one the teacher visits)."""
+    from .vec_env import VecEnv, suite_layout
+
+    lines = [t.encode() for t in suite_layout()["action_texts"]]
+    env = VecEnv(task, horizon, envs, organisations=orgs, seed=VALID_SEED, scenario=scenario)
+    seen: dict[str, list[int]] = {}
+    for _ in range(steps):
+        _, mask = env.observe()
+        labels = env.teacher_actions(teacher)
+        prompts = env.texts()
+        pick = choose(model, prompts, mask, lines)
+        for i in range(env.n):
+            if labels[i] < 0:
+                continue
+            kinds = [lines[labels[i]].split()[0].decode()]
+            if "\nevent error" in prompts[i]:
+                kinds.append("after an error")
+            for k in kinds + ["all"]:
+                right, total = seen.setdefault(k, [0, 0])
+                seen[k] = [right + int(pick[i] == labels[i]), total + 1]
+        env.step(np.where(labels >= 0, labels, 0).astype(np.int64))
+    return {k: {"agree": r, "states": n, "share": round(r / n, 4)} for k, (r, n) in seen.items()}
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     from .vec_env import VecEnv, suite_layout, suite_capacities
 
     if args.threads:
         torch.set_num_threads(args.threads)
+    if args.diagnose:
+        model = Decoder(args.d_model, args.layers, args.heads, args.ff, args.alibi)
+        model.load_state_dict(torch.load(args.diagnose))
+        report = {t: diagnose(model, t, args.scenario, args.teacher, args.horizon,
+                              span(args.valid_organisations)) for t in args.suite.split(",")}
+        print(json.dumps(report))
+        return 0
+    if args.out is None:
+        parser().error("--out is required (the policy file to write)")
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     tasks = args.suite.split(",")

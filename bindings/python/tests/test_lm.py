@@ -85,6 +85,10 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     model = lm.Decoder(16, 1, 2, 32)
     model.load_state_dict(torch.load(tmp_path / "tiny.rounds" / "round1.pt"))
     assert lm.check_export(model, out) < 1e-3
+    # The per-decision diagnosis counts every labelled state once in "all", by kind.
+    d = lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=3)
+    assert d["all"]["states"] == 6 and 0 <= d["all"]["agree"] <= 6
+    assert sum(v["states"] for k, v in d.items() if k not in ("all", "after an error")) == 6
     # And the student's constrained greedy choice is always a legal template.
     env = VecEnv("migration", 30, 2, organisations=range(0, 2), seed=1)
     lines = [t.encode() for t in suite_layout()["action_texts"]]
