@@ -6,7 +6,8 @@ model's ``tokenizer.json`` and the metadata the runtime checks.
 
 ``MODEL_DIR`` is what ``save_pretrained`` writes (``config.json``, the weights, and a *fast*
 tokenizer: ``tokenizer.json``). Decoder-only models whose forward takes a ``DynamicCache``
-export (Llama, Qwen2, Mistral, GPT-2, SmolLM and kin); the tokenizer must be byte-level BPE (a
+export (tested: Llama and GPT-2 from transformers 5.25; Qwen2, Mistral and SmolLM share Llama's
+cache interface but are untested); the tokenizer must be byte-level BPE (a
 ``ByteLevel`` decoder: GPT-2, Llama 3, Qwen), which the runtime spells actions with.
 ``--capacities`` are the workspace capacities and tool count of the host's world, the ones the
 model was fine-tuned on (``suite``: the task suite's). ``--context`` defaults to the config's
