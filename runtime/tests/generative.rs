@@ -214,6 +214,8 @@ fn a_transformers_export_drives_an_agent_with_legal_actions_only() {
         40,
     );
     let stats = p.stats();
+    // The note's reuse figure for a merged vocabulary: `-- --nocapture` prints it.
+    println!("{stats:?}, reuse {:.1}%", 100.0 * stats.reuse());
     assert_eq!(stats.decisions, 40);
     assert!(stats.reuse() > 0.3, "{stats:?}");
     let temp = Selection::Sample { temperature: 1.0 };
@@ -251,7 +253,7 @@ fn bad_tokenizers_are_refused_with_the_reason() {
         ),
         // Not a tokenizer the library can parse.
         (edited("\"model\":", "\"mode!\":"), "does not parse"),
-        // Another decoder (SentencePiece's joins pieces so): its tokens are not byte strings.
+        // A decoder other than ByteLevel: its tokens are not fixed byte strings.
         (
             edited(
                 "\"decoder\":{\"type\":\"ByteLevel\"",

@@ -78,31 +78,29 @@ def _cache_of(out):
     return out["cache"] if "cache" in out else out["past_key_values"]
 
 
-class _Flat:
+def _flat(model, layers: int):
     """The model behind the layout's flat signature: ``(input_ids, attention_mask,
     position_ids, *past)`` in, ``(logits, *present)`` out (key then value of each layer)."""
+    torch, transformers = _torch()
+    kwarg = _cache_kwarg(model)
 
-    def __new__(cls, model, layers: int):
-        torch, transformers = _torch()
+    class Flat(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
 
-        class Flat(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.model = model
+        def forward(self, input_ids, attention_mask, position_ids, *past):
+            cache = transformers.DynamicCache(config=self.model.config)
+            for i in range(layers):
+                cache.update(past[2 * i], past[2 * i + 1], i)
+            out = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                             position_ids=position_ids, use_cache=True, **{kwarg: cache})
+            flat = []
+            for layer in _cache_of(out).layers[:layers]:
+                flat += [layer.keys, layer.values]
+            return (out.logits, *flat)
 
-            def forward(self, input_ids, attention_mask, position_ids, *past):
-                cache = transformers.DynamicCache(config=self.model.config)
-                for i in range(layers):
-                    cache.update(past[2 * i], past[2 * i + 1], i)
-                out = self.model(input_ids=input_ids, attention_mask=attention_mask,
-                                 position_ids=position_ids, use_cache=True,
-                                 **{_cache_kwarg(self.model): cache})
-                flat = []
-                for layer in _cache_of(out).layers[:layers]:
-                    flat += [layer.keys, layer.values]
-                return (out.logits, *flat)
-
-        return Flat()
+    return Flat()
 
 
 def _tokenizer_json(tokenizer) -> str:
@@ -141,7 +139,7 @@ def export(model_dir, out, capacities: dict, context: int | None = None) -> dict
     heads, head_dim = probe.layers[0].keys.shape[1], probe.layers[0].keys.shape[3]
     # In eval mode (no dropout), and left so: the exporter restores the wrapper's mode after
     # tracing, and a wrapper in training mode would put the model back into it.
-    flat = _Flat(model, layers).eval()
+    flat = _flat(model, layers).eval()
     past_names = [f"past_key_values.{i}.{kv}" for i in range(layers) for kv in ("key", "value")]
     present_names = [f"present.{i}.{kv}" for i in range(layers) for kv in ("key", "value")]
     ids = torch.tensor([[3, 4, 5]])
