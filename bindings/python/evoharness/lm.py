@@ -328,6 +328,11 @@ def parser() -> argparse.ArgumentParser:
                     help="instead of training: the per-decision agreement of these weights (a "
                          "round's .pt, with the sizes it was trained with) with the teacher on "
                          "the teacher's own trajectories over the validation organisations")
+    ap.add_argument("--driver", choices=("teacher", "student"), default="teacher",
+                    help="with --diagnose: whose choices step the environments (the teacher's "
+                         "trajectories, or the model's own with the teacher labelling them)")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="with --diagnose: list the first N disagreements (prompt and both lines)")
     ap.add_argument("--rare-weight", type=float, default=1.0,
                     help="how much more often a rare state (harness action, finish, after an "
                          "error) is drawn into a batch than a routine one")
@@ -360,15 +365,21 @@ def evaluate(path, task: str, scenario: str, horizon: int, orgs: range, seeds: r
 
 @torch.no_grad()
 def diagnose(model: Decoder, task: str, scenario: str, teacher: str, horizon: int, orgs: range,
-             envs: int = 8, steps: int = 80) -> dict:
+             envs: int = 8, steps: int = 80, driver: str = "teacher", show: int = 0) -> dict:
     """How often the model's constrained greedy choice is the teacher's, by the teacher's kind
-    of action (its line's first word) and right after an error, on the teacher's trajectories
-    (the teacher acts, so every state is one the teacher visits)."""
+    of action (its line's first word) and right after an error. ``driver`` says whose choices
+    step the environments: the teacher's (every state is one the teacher visits) or the
+    model's own (the states the model reaches, its errors included: where DAgger's data comes
+    from). With ``show``, the first ``show`` disagreements are listed under ``"examples"``
+    (the prompt, the model's line, the teacher's)."""
     from .vec_env import VecEnv, suite_layout
 
+    if driver not in ("teacher", "student"):
+        raise ValueError(f"driver is teacher or student, not {driver!r}")
     lines = [t.encode() for t in suite_layout()["action_texts"]]
     env = VecEnv(task, horizon, envs, organisations=orgs, seed=VALID_SEED, scenario=scenario)
     seen: dict[str, list[int]] = {}
+    examples = []
     for _ in range(steps):
         _, mask = env.observe()
         labels = env.teacher_actions(teacher)
@@ -383,8 +394,15 @@ def diagnose(model: Decoder, task: str, scenario: str, teacher: str, horizon: in
             for k in kinds + ["all"]:
                 right, total = seen.setdefault(k, [0, 0])
                 seen[k] = [right + int(pick[i] == labels[i]), total + 1]
-        env.step(np.where(labels >= 0, labels, 0).astype(np.int64))
-    return {k: {"agree": r, "states": n, "share": round(r / n, 4)} for k, (r, n) in seen.items()}
+            if pick[i] != labels[i] and len(examples) < show:
+                examples.append({"prompt": prompts[i], "model": lines[pick[i]].decode(),
+                                 "teacher": lines[labels[i]].decode()})
+        act = pick if driver == "student" else labels
+        env.step(np.where(labels >= 0, act, 0).astype(np.int64))
+    report = {k: {"agree": r, "states": n, "share": round(r / n, 4)} for k, (r, n) in seen.items()}
+    if show:
+        report["examples"] = examples
+    return report
 
 
 def main(argv=None) -> int:
@@ -397,7 +415,8 @@ def main(argv=None) -> int:
         model = Decoder(args.d_model, args.layers, args.heads, args.ff, args.alibi)
         model.load_state_dict(torch.load(args.diagnose))
         report = {t: diagnose(model, t, args.scenario, args.teacher, args.horizon,
-                              span(args.valid_organisations)) for t in args.suite.split(",")}
+                              span(args.valid_organisations), driver=args.driver,
+                              show=args.show) for t in args.suite.split(",")}
         print(json.dumps(report))
         return 0
     if args.out is None:

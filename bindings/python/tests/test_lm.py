@@ -89,6 +89,13 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     d = lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=3)
     assert d["all"]["states"] == 6 and 0 <= d["all"]["agree"] <= 6
     assert sum(v["states"] for k, v in d.items() if k not in ("all", "after an error")) == 6
+    # On the model's own trajectories, with the disagreements listed.
+    d = lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=6,
+                    driver="student", show=3)
+    assert d["all"]["states"] == 12 and len(d["examples"]) == min(3, 12 - d["all"]["agree"])
+    assert all(e["model"] != e["teacher"] and e["prompt"].endswith("> ") for e in d["examples"])
+    with pytest.raises(ValueError):
+        lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), driver="nobody")
     # And the student's constrained greedy choice is always a legal template.
     env = VecEnv("migration", 30, 2, organisations=range(0, 2), seed=1)
     lines = [t.encode() for t in suite_layout()["action_texts"]]
