@@ -43,7 +43,7 @@ pub enum Tokenizer {
     /// `bytes`: token `b` is byte `b` (0–255); ids from 256 up are special tokens the runtime
     /// never feeds or decodes.
     Bytes,
-    /// `tokenizer.json`: a Hugging Face tokenizer (byte-level BPE) carried in the file's
+    /// `tokenizer.json`: a Hugging Face tokenizer (byte-level BPE or SentencePiece) carried in the file's
     /// `evoharness.tokenizer_json` metadata; needs the `hf-tokenizer` feature (default).
     Json,
 }
@@ -280,13 +280,14 @@ fn read_abi(meta: &Metadata, name: &str) -> Result<(GenerativeAbi, Option<String
 }
 
 /// Whether a context of `context` tokens holds the longest prompt of `capacities` and an
-/// action, with `specials` tokens the tokenizer adds.
+/// action, with `overhead` tokens a text can take beyond one per byte (the tokenizer's special
+/// tokens and what its normalizer adds).
 fn check_context(
     context: usize,
     capacities: Capacities,
-    specials: usize,
+    overhead: usize,
 ) -> std::result::Result<(), String> {
-    let need = text::max_len(capacities) + text::ACTION_MAX + specials;
+    let need = text::max_len(capacities) + text::ACTION_MAX + overhead;
     if context < need {
         return Err(format!(
             "declares a context of {context} tokens; the longest prompt for its capacities and an \
@@ -477,7 +478,7 @@ impl GenerativePolicy {
             #[cfg(feature = "hf-tokenizer")]
             (Tokenizer::Json, Some(json)) => {
                 let (t, words) = crate::hf_tokenizer::HfTokenizer::load(&json, vocab, name)?;
-                check_context(abi.context, abi.capacities, t.specials()).map_err(bad)?;
+                check_context(abi.context, abi.capacities, t.overhead()).map_err(bad)?;
                 hf = Some(Box::new(t));
                 words
             }
