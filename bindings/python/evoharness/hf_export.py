@@ -7,8 +7,10 @@ model's ``tokenizer.json`` and the metadata the runtime checks.
 ``MODEL_DIR`` is what ``save_pretrained`` writes (``config.json``, the weights, and a *fast*
 tokenizer: ``tokenizer.json``). Decoder-only models whose forward takes a ``DynamicCache``
 export (tested: Llama and GPT-2 from transformers 5.25; Qwen2, Mistral and SmolLM share Llama's
-cache interface but are untested); the tokenizer must be byte-level BPE (a
-``ByteLevel`` decoder: GPT-2, Llama 3, Qwen), which the runtime spells actions with.
+cache interface but are untested); the tokenizer must spell each token as fixed bytes, which the
+runtime spells actions with: byte-level BPE (a ``ByteLevel`` decoder: GPT-2, Llama 3, Qwen) or
+SentencePiece (a ``Metaspace`` decoder, or ``Replace`` of ``▁`` by a space with ``ByteFallback``,
+``Fuse`` and ``Strip``: Llama 2, TinyLlama, Mistral).
 ``--capacities`` are the workspace capacities and tool count of the host's world, the ones the
 model was fine-tuned on (``suite``: the task suite's). ``--context`` defaults to the config's
 ``max_position_embeddings``; the runtime refuses a context shorter than the longest prompt of
@@ -19,7 +21,8 @@ ONNX Runtime's logits for a prompt run whole and in two pieces through the expor
 match the torch model's within ``1e-3``.
 
 ``python -m evoharness.hf_export --tiny DIR`` writes a small random model with a byte-level BPE
-tokenizer trained here (no download), for trying the pipeline and for the tests.
+tokenizer trained here (no download), for trying the pipeline and for the tests
+(``--tiny-tokenizer sentencepiece``: one shaped as Llama 2's, with byte fallback).
 """
 
 from __future__ import annotations
@@ -108,11 +111,32 @@ def _tokenizer_json(tokenizer) -> str:
         raise SystemExit("the model's tokenizer is not a fast tokenizer (no tokenizer.json): "
                          "the runtime encodes prompts with tokenizer.json")
     text = tokenizer.backend_tokenizer.to_str()
-    decoder = (json.loads(text).get("decoder") or {}).get("type")
-    if decoder != "ByteLevel":
-        raise SystemExit(f"the tokenizer's decoder is {decoder!r}: the runtime spells actions "
-                         "with byte-level BPE tokenizers (a ByteLevel decoder) only")
+    why = _unspellable(json.loads(text).get("decoder") or {})
+    if why:
+        raise SystemExit(f"{why}: the runtime spells actions with byte-level BPE (a ByteLevel "
+                         "decoder) or SentencePiece (a Metaspace decoder, or Replace of one "
+                         "character by a space with ByteFallback, Fuse and Strip) only")
     return text
+
+
+def _unspellable(decoder: dict) -> str | None:
+    """Why a tokenizer with this decoder (its JSON) does not spell each token as fixed bytes,
+    or ``None`` where it does (the runtime's check at load, ``runtime/src/hf_tokenizer.rs``)."""
+    kind = decoder.get("type")
+    if kind in ("ByteLevel", "Metaspace"):
+        return None
+    if kind != "Sequence":
+        return f"the tokenizer's decoder is {kind!r}"
+    space = False
+    for d in decoder.get("decoders") or []:
+        if d.get("type") == "Replace":
+            pattern = (d.get("pattern") or {}).get("String")
+            if space or not isinstance(pattern, str) or len(pattern) != 1 or d.get("content") != " ":
+                return f"the tokenizer's decoder replaces {d.get('pattern')} by {d.get('content')!r}"
+            space = True
+        elif d.get("type") not in ("ByteFallback", "Fuse", "Strip"):
+            return f"the tokenizer's decoder sequence holds {d.get('type')!r}"
+    return None if space else "the tokenizer's decoder sequence replaces no character by a space"
 
 
 def export(model_dir, out, capacities: dict, context: int | None = None) -> dict:
@@ -211,31 +235,68 @@ def check(model, tokenizer, path, prompt: str = CHECK_PROMPT) -> float:
     return d
 
 
+def _sentencepiece(corpus: list[str], vocab: int):
+    """A SentencePiece-style BPE tokenizer as transformers converts Llama 2's (``<unk>``, ``<s>``,
+    ``</s>``, the byte tokens ``<0x00>``..``<0xFF>``, then ``vocab`` pieces learned from
+    ``corpus``; ``▁`` before the text and for each space; byte fallback)."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+    space = "\u2581"
+    norm = normalizers.Sequence([normalizers.Prepend(space), normalizers.Replace(" ", space)])
+    learn = Tokenizer(models.BPE())
+    learn.normalizer = norm
+    # Pieces learned within words, as SentencePiece learns them (none holds a `▁` inside).
+    learn.pre_tokenizer = pre_tokenizers.Metaspace(space, prepend_scheme="never", split=True)
+    learn.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=vocab, show_progress=False))
+    learned = json.loads(learn.to_str())["model"]
+    ids = {t: i for i, t in enumerate(["<unk>", "<s>", "</s>"]
+                                       + [f"<0x{b:02X}>" for b in range(256)])}
+    for t, _ in sorted(learned["vocab"].items(), key=lambda kv: kv[1]):
+        ids.setdefault(t, len(ids))
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in learned["merges"]]
+    tok = Tokenizer(models.BPE(vocab=ids, merges=merges, unk_token="<unk>", fuse_unk=True,
+                               byte_fallback=True))
+    tok.normalizer = norm
+    tok.decoder = decoders.Sequence([decoders.Replace(space, " "), decoders.ByteFallback(),
+                                     decoders.Fuse(), decoders.Strip(" ", 1, 0)])
+    tok.add_special_tokens(["<unk>", "<s>", "</s>"])
+    return tok
+
+
 def tiny_model(out_dir, *, arch: str = "llama", vocab: int = 320, seed: int = 0,
-               corpus: list[str] | None = None) -> pathlib.Path:
-    """Writes a small random causal LM and a byte-level BPE tokenizer trained on ``corpus``
-    (default: prompt-shaped text) to ``out_dir``, as ``save_pretrained`` does: a stand-in for
-    a host's fine-tuned model, built without any download."""
+               corpus: list[str] | None = None, tokenizer: str = "bpe") -> pathlib.Path:
+    """Writes a small random causal LM and a tokenizer trained on ``corpus`` (default:
+    prompt-shaped text) to ``out_dir``, as ``save_pretrained`` does: a stand-in for a host's
+    fine-tuned model, built without any download. ``tokenizer``: ``bpe`` (byte-level BPE) or
+    ``sentencepiece`` (shaped as transformers converts Llama 2's: ``▁`` for spaces, the 256
+    byte tokens ``<0xHH>`` to fall back on, ``vocab`` tokens more)."""
     torch, transformers = _torch()
     transformers.utils.logging.disable_progress_bar()
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab, special_tokens=["<s>", "</s>"],
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  show_progress=False)
     corpus = corpus or [CHECK_PROMPT, "act 0\n", "act 1 F0\n", "act 2 X1\n", "finish ok\n",
                         "track X0\n", "note F0\n", "recall X0\n", "step S0 complete\n"] * 4
-    tok.train_from_iterator(corpus, trainer)
+    if tokenizer == "bpe":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        trainer = trainers.BpeTrainer(vocab_size=vocab, special_tokens=["<s>", "</s>"],
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                      show_progress=False)
+        tok.train_from_iterator(corpus, trainer)
+        unk = {}
+    elif tokenizer == "sentencepiece":
+        tok = _sentencepiece(corpus, vocab)
+        unk = {"unk_token": "<unk>"}
+    else:
+        raise SystemExit(f"--tiny-tokenizer: `{tokenizer}` is not bpe or sentencepiece")
     bos = tok.token_to_id("<s>")
     # A beginning-of-sequence token on every text, as Llama's tokenizers add.
     tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", bos)])
     fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>",
-                                                eos_token="</s>")
+                                                eos_token="</s>", **unk)
     fast.save_pretrained(out_dir)
     torch.manual_seed(seed)
     width = (tok.get_vocab_size() + 7) // 8 * 8  # padded, as many models' embeddings are
@@ -267,9 +328,11 @@ def main(argv=None) -> int:
     ap.add_argument("--tiny", type=pathlib.Path, metavar="DIR",
                     help="write a small random model and tokenizer to DIR instead")
     ap.add_argument("--tiny-arch", default="llama", help="llama or gpt2 (with --tiny)")
+    ap.add_argument("--tiny-tokenizer", default="bpe",
+                    help="bpe (byte-level) or sentencepiece (with --tiny)")
     args = ap.parse_args(argv)
     if args.tiny:
-        print(tiny_model(args.tiny, arch=args.tiny_arch))
+        print(tiny_model(args.tiny, arch=args.tiny_arch, tokenizer=args.tiny_tokenizer))
         return 0
     if not (args.model_dir and args.out and args.capacities):
         ap.error("MODEL_DIR, OUT and --capacities are required (or --tiny DIR)")

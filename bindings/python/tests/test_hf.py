@@ -1,6 +1,6 @@
 """A model brought from Hugging Face ``transformers``: a causal LM built locally from a config
-(random weights, a byte-level BPE tokenizer trained here; no download), exported with the
-documented command, loaded and run by the embedded agent."""
+(random weights, a byte-level BPE or a SentencePiece tokenizer trained here; no download),
+exported with the documented command, loaded and run by the embedded agent."""
 
 from __future__ import annotations
 
@@ -16,10 +16,16 @@ from evoharness import hf_export
 from test_lm import Relay
 
 
-@pytest.mark.parametrize("arch", ["llama", "gpt2"])
+@pytest.mark.parametrize("arch, tokenizer",
+                         [("llama", "bpe"), ("gpt2", "bpe"), ("llama", "sentencepiece")])
 def test_a_transformers_model_exports_with_the_documented_command_and_drives_an_agent(
-        tmp_path, arch):
-    model_dir = hf_export.tiny_model(tmp_path / arch, arch=arch)
+        tmp_path, arch, tokenizer):
+    model_dir = hf_export.tiny_model(tmp_path / arch, arch=arch, tokenizer=tokenizer)
+    if tokenizer == "sentencepiece":
+        # Llama 2's shape: spaces as `▁`, bytes the pieces lack as `<0xHH>`.
+        spec = json.loads((model_dir / "tokenizer.json").read_text())
+        assert spec["model"]["byte_fallback"] and spec["decoder"]["type"] == "Sequence"
+        assert "<0x7C>" in spec["model"]["vocab"] and "\u2581act" in spec["model"]["vocab"]
     out = tmp_path / f"{arch}.onnx"
     # The command of runtime/POLICY.md, as a user runs it.
     run = subprocess.run([sys.executable, "-m", "evoharness.hf_export", str(model_dir), str(out),
