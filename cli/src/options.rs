@@ -2,7 +2,7 @@
 //! with them.
 
 use evoharness_runtime::backend::{self, Backend};
-use evoharness_runtime::{Device, Error, ErrorKind, Policy, PolicyBuilder};
+use evoharness_runtime::{AnyPolicy, Device, Error, ErrorKind, Policy, PolicyBuilder};
 
 use crate::args::{Flag, Parsed, Usage};
 use crate::failure::{Failure, describe};
@@ -53,8 +53,8 @@ pub(crate) struct Choice {
 
 /// A loaded policy, and where it runs.
 #[derive(Debug)]
-pub(crate) struct Loaded {
-    pub(crate) policy: Policy,
+pub(crate) struct Loaded<P = Policy> {
+    pub(crate) policy: P,
     /// `cpu`, the device as given, or `cpu (DEVICE was not available)`.
     pub(crate) device: String,
 }
@@ -123,7 +123,20 @@ impl Choice {
 /// Loads and checks the policy in `file` on the chosen device, or on the CPU if that device is
 /// not available and `--cpu-fallback` was given.
 pub(crate) fn load(choice: &Choice, file: &str) -> Result<Loaded, Failure> {
-    let on = |device| choice.builder.clone().device(device).commit_from_file(file);
+    load_with(choice, file, |b| b.commit_from_file(file))
+}
+
+/// [`load`] for a policy of either kind (`structured-v1` or `generative-v1`, by the file).
+pub(crate) fn load_any(choice: &Choice, file: &str) -> Result<Loaded<AnyPolicy>, Failure> {
+    load_with(choice, file, |b| b.commit_any_from_file(file))
+}
+
+fn load_with<P>(
+    choice: &Choice,
+    file: &str,
+    commit: impl Fn(PolicyBuilder) -> evoharness_runtime::Result<P>,
+) -> Result<Loaded<P>, Failure> {
+    let on = |device| commit(choice.builder.clone().device(device));
     match on(choice.device) {
         Ok(policy) => Ok(Loaded {
             policy,

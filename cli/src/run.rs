@@ -25,7 +25,8 @@ evoharness run: run a policy against a built-in world
 
 Usage: evoharness run POLICY.onnx [OPTIONS]
 
-Loads and checks the policy, then runs the agent loop (observe, run the policy, pick a legal
+Loads and checks the policy (structured-v1, or a generative-v1 language model: the kind
+follows from the file), then runs the agent loop (observe, run the policy, pick a legal
 action, apply it or call a tool) until the agent finishes, the budget is spent or --steps
 steps were taken. Shows progress on stderr when it is a terminal, then prints a summary: steps,
 world and harness actions by verb, budget spent, whether the agent finished, backend, time per
@@ -292,16 +293,16 @@ fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Res
 
 fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     let loading = Instant::now();
-    let options::Loaded { policy, device } = options::load(choice, &s.file)?;
+    let options::Loaded { policy, device } = options::load_any(choice, &s.file)?;
     let load_time = loading.elapsed();
-    let tool_names = policy.abi().tool_names.clone();
+    let tool_names = policy.tool_names().to_vec();
     let world = s.world.build();
     let names = s.world.tool_names();
-    if policy.abi().capacities.tools != world.tools() {
+    if policy.capacities().tools != world.tools() {
         return Err(Failure::other(format!(
             "{}: the policy is made for {} tools, the {} world has {} ({})",
             s.file,
-            policy.abi().capacities.tools,
+            policy.capacities().tools,
             s.world.name(),
             world.tools(),
             names.join(", ")

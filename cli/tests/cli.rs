@@ -419,6 +419,65 @@ fn help_documents_each_command_and_the_exit_codes() {
     }
 }
 
+/// Runs `policy` whole, then the same run stopped after 9 steps with a checkpoint every step
+/// and resumed from it; asserts both give the same templates and returns the checkpoint.
+fn stopped_and_resumed_runs_agree(policy: &str, common: &[&str], tag: &str) -> PathBuf {
+    let templates = |trace: &PathBuf| -> Vec<u64> {
+        std::fs::read_to_string(trace)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["template"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let run = |args: Vec<&str>| {
+        let o = evoharness(&[args.as_slice(), common].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    // The whole run, uninterrupted.
+    let full_trace = temp(&format!("{tag}-full.jsonl"));
+    run(vec!["run", policy, "--trace", full_trace.to_str().unwrap()]);
+    let full = templates(&full_trace);
+    assert!(
+        full.len() > 12,
+        "the seed should give a run long enough to cut: {}",
+        full.len()
+    );
+    // The same run stopped after 9 steps with a checkpoint every step, then resumed.
+    let ck = temp(&format!("{tag}-run.ck"));
+    let (t1, t2) = (
+        temp(&format!("{tag}-1.jsonl")),
+        temp(&format!("{tag}-2.jsonl")),
+    );
+    run(vec![
+        "run",
+        policy,
+        "--steps",
+        "9",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--every",
+        "1",
+        "--trace",
+        t1.to_str().unwrap(),
+    ]);
+    run(vec![
+        "resume",
+        ck.to_str().unwrap(),
+        policy,
+        "--trace",
+        t2.to_str().unwrap(),
+    ]);
+    let mut both = templates(&t1);
+    assert_eq!(both.len(), 9);
+    both.extend(templates(&t2));
+    assert_eq!(both, full, "resumed run differs from the uninterrupted one");
+    ck
+}
+
 #[test]
 fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
     let policy = path("recurrent.onnx");
@@ -432,66 +491,7 @@ fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
         "--budget",
         "200",
     ];
-    let templates = |trace: &PathBuf| -> Vec<u64> {
-        std::fs::read_to_string(trace)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["template"]
-                    .as_u64()
-                    .unwrap()
-            })
-            .collect()
-    };
-    // The whole run, uninterrupted.
-    let full_trace = temp("full.jsonl");
-    let mut args = vec![
-        "run",
-        policy.as_str(),
-        "--trace",
-        full_trace.to_str().unwrap(),
-    ];
-    args.extend(common);
-    let o = evoharness(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let full = templates(&full_trace);
-    assert!(
-        full.len() > 12,
-        "the seed should give a run long enough to cut: {}",
-        full.len()
-    );
-
-    // The same run stopped after 9 steps with a checkpoint every step, then resumed.
-    let ck = temp("run.ck");
-    let (t1, t2) = (temp("part1.jsonl"), temp("part2.jsonl"));
-    let mut args = vec![
-        "run",
-        policy.as_str(),
-        "--steps",
-        "9",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-        "--every",
-        "1",
-    ];
-    args.extend(["--trace", t1.to_str().unwrap()]);
-    args.extend(common);
-    let o = evoharness(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let mut args = vec![
-        "resume",
-        ck.to_str().unwrap(),
-        policy.as_str(),
-        "--trace",
-        t2.to_str().unwrap(),
-    ];
-    args.extend(common);
-    let o = evoharness(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let mut both = templates(&t1);
-    assert_eq!(both.len(), 9);
-    both.extend(templates(&t2));
-    assert_eq!(both, full, "resumed run differs from the uninterrupted one");
+    let ck = stopped_and_resumed_runs_agree(&policy, &common, "mlp");
 
     // Another budget is refused, with the file named, exit 1.
     let o = evoharness(&[
@@ -511,6 +511,28 @@ fn a_run_killed_at_its_checkpoint_resumes_to_the_same_end() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn run_and_resume_take_a_language_model_as_they_take_a_structured_policy() {
+    // The fixture decoder (generative-v1) in the toy world: the policy's kind follows from the
+    // file. Greedy, so that the resumed run (its key/value cache rebuilt from one whole prompt)
+    // picks what the uninterrupted one picked.
+    let policy = path("generative.onnx");
+    let ck =
+        stopped_and_resumed_runs_agree(&policy, &["--backend", "tract", "--budget", "40"], "lm");
+    // A structured policy cannot resume the language model's checkpoint.
+    let o = evoharness(&[
+        "resume",
+        ck.to_str().unwrap(),
+        &path("mlp.onnx"),
+        "--backend",
+        "tract",
+        "--budget",
+        "40",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another policy"), "{}", stderr(&o));
 }
 
 #[test]
