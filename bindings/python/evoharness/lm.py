@@ -333,6 +333,10 @@ def parser() -> argparse.ArgumentParser:
                          "trajectories, or the model's own with the teacher labelling them)")
     ap.add_argument("--show", type=int, default=0, metavar="N",
                     help="with --diagnose: list the first N disagreements (prompt and both lines)")
+    ap.add_argument("--diagnose-envs", type=int, default=8, metavar="N",
+                    help="with --diagnose: environments run side by side")
+    ap.add_argument("--diagnose-steps", type=int, default=80, metavar="N",
+                    help="with --diagnose: steps of each environment")
     ap.add_argument("--rare-weight", type=float, default=1.0,
                     help="how much more often a rare state (harness action, finish, after an "
                          "error) is drawn into a batch than a routine one")
@@ -415,8 +419,9 @@ def main(argv=None) -> int:
         model = Decoder(args.d_model, args.layers, args.heads, args.ff, args.alibi)
         model.load_state_dict(torch.load(args.diagnose))
         report = {t: diagnose(model, t, args.scenario, args.teacher, args.horizon,
-                              span(args.valid_organisations), driver=args.driver,
-                              show=args.show) for t in args.suite.split(",")}
+                              span(args.valid_organisations), envs=args.diagnose_envs,
+                              steps=args.diagnose_steps, driver=args.driver, show=args.show)
+                  for t in args.suite.split(",")}
         print(json.dumps(report))
         return 0
     if args.out is None:
