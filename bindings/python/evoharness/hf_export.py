@@ -131,8 +131,10 @@ def _unspellable(decoder: dict) -> str | None:
     for d in decoder.get("decoders") or []:
         if d.get("type") == "Replace":
             pattern = (d.get("pattern") or {}).get("String")
-            if space or not isinstance(pattern, str) or len(pattern) != 1 or d.get("content") != " ":
-                return f"the tokenizer's decoder replaces {d.get('pattern')} by {d.get('content')!r}"
+            one = isinstance(pattern, str) and len(pattern) == 1
+            if space or not one or d.get("content") != " ":
+                return (f"the tokenizer's decoder replaces {d.get('pattern')} by "
+                        f"{d.get('content')!r}")
             space = True
         elif d.get("type") not in ("ByteFallback", "Fuse", "Strip"):
             return f"the tokenizer's decoder sequence holds {d.get('type')!r}"
