@@ -34,6 +34,7 @@ import argparse
 import json
 import math
 import pathlib
+import re
 import sys
 import time
 
@@ -138,6 +139,30 @@ class Decoder(nn.Module):
 
 def encode(text: str) -> list[int]:
     return list(text.encode())
+
+
+_FACT_LINE = re.compile(rb"F(\d+) ")
+_FACT_REF = re.compile(rb"\bF(\d+)\b")
+
+
+def permute_facts(prompt: bytes, action: bytes, rng: np.random.Generator) -> tuple[bytes, bytes]:
+    """The same state with its facts in another slot order: the fact lines are shuffled and
+    renumbered (``F<i>``) and the action's fact slot follows its fact. A fact is chosen by its
+    key, which the rendering prints beside its slot; the suite's tasks set their facts in
+    nearly the same order, so a model trained on them alone learns the slot where a fact
+    usually is (``act 2 F0`` where the batch sits in ``F2``). Nothing else in a prompt names a
+    fact slot (events and lessons name keys)."""
+    lines = prompt.split(b"\n")
+    at = [k for k, line in enumerate(lines) if _FACT_LINE.match(line)]
+    if len(at) < 2:
+        return prompt, action
+    perm = rng.permutation(len(at))  # the fact in slot i moves to slot perm[i]
+    out = list(lines)
+    for i, k in enumerate(at):
+        body = lines[k].split(b" ", 1)[1]
+        out[at[perm[i]]] = b"F%d %s" % (perm[i], body)
+    action = _FACT_REF.sub(lambda m: b"F%d" % perm[int(m.group(1))], action)
+    return b"\n".join(out), action
 
 
 class Grammar:
@@ -340,6 +365,16 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rare-weight", type=float, default=1.0,
                     help="how much more often a rare state (harness action, finish, after an "
                          "error) is drawn into a batch than a routine one")
+    ap.add_argument("--keep-mistakes", action="store_true",
+                    help="keep every state where the student drove and chose otherwise than "
+                         "the teacher, as a rare state (else a routine one is kept at --keep "
+                         "however often the student comes back to it)")
+    ap.add_argument("--keep-fact-args", action="store_true",
+                    help="keep every state whose label is a world action on a fact (`act T F<i>`), "
+                         "as a rare state: few, and each decides what the tool works on")
+    ap.add_argument("--permute-facts", type=float, default=0.0, metavar="P",
+                    help="the share of drawn samples shown with their fact slots shuffled (the "
+                         "action's slot follows its fact): teaches choosing a fact by its key")
     return ap
 
 
@@ -461,22 +496,27 @@ def main(argv=None) -> int:
                 obs, mask = env.observe()
                 labels = env.teacher_actions(args.teacher)
                 prompts = env.texts()
-                for i in range(env.n):
-                    if labels[i] < 0:
-                        continue
-                    # Routine world actions are most states and alike: a share of them is kept.
-                    # Every harness action, finish, and every state after an error is kept:
-                    # rare, and an episode fails on one of them.
-                    line = lines[labels[i]]
-                    routine = line.startswith(b"act ") and "\nevent error" not in prompts[i]
-                    if not routine or rng.random() < args.keep:
-                        data.append((prompts[i].encode(), line))
-                        weight.append(1.0 if routine else args.rare_weight)
                 act = np.where(labels >= 0, labels, 0).astype(np.int64)
                 student = rng.random(env.n) >= beta
                 if student.any():
                     idx = np.flatnonzero(student)
                     act[idx] = choose(model, [prompts[i] for i in idx], mask[idx], lines)
+                for i in range(env.n):
+                    if labels[i] < 0:
+                        continue
+                    # Routine world actions are most states and alike: a share of them is kept.
+                    # Every harness action, finish, and every state after an error is kept:
+                    # rare, and an episode fails on one of them. With --keep-mistakes, so is
+                    # every state the student got wrong.
+                    line = lines[labels[i]]
+                    routine = line.startswith(b"act ") and "\nevent error" not in prompts[i]
+                    if args.keep_mistakes and student[i] and act[i] != labels[i]:
+                        routine = False
+                    if args.keep_fact_args and b" F" in line:
+                        routine = False
+                    if not routine or rng.random() < args.keep:
+                        data.append((prompts[i].encode(), line))
+                        weight.append(1.0 if routine else args.rare_weight)
                 env.step(act)
         collect_s = time.time() - t0
         t1 = time.time()
@@ -495,7 +535,11 @@ def main(argv=None) -> int:
             pick = rng.choice(len(data), size=min(len(data), args.batch * 4), replace=False, p=p)
             pick = sorted(pick, key=lambda k: len(data[k][0]))
             at = int(rng.integers(0, max(1, len(pick) - args.batch + 1)))
-            loss = batch_loss(model, [data[k] for k in pick[at: at + args.batch]])
+            batch = [data[k] for k in pick[at: at + args.batch]]
+            if args.permute_facts > 0:
+                batch = [permute_facts(p_, a_, rng) if rng.random() < args.permute_facts
+                         else (p_, a_) for p_, a_ in batch]
+            loss = batch_loss(model, batch)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

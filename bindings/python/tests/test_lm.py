@@ -76,7 +76,8 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     out = tmp_path / "tiny.onnx"
     assert lm.main(["--out", str(out), "--rounds", "2", "--round-steps", "4", "--envs", "2",
                     "--updates", "2", "--d-model", "16", "--layers", "1", "--heads", "2",
-                    "--ff", "32", "--horizon", "30", "--valid-episodes", "0"]) == 0
+                    "--ff", "32", "--horizon", "30", "--valid-episodes", "0", "--keep-mistakes",
+                    "--keep-fact-args", "--permute-facts", "0.5"]) == 0
     abi = agent_mod.check_policy(out)
     assert abi["abi"] == "generative-v1" and abi["capacities"]["tools"] == 8
     record = json.loads(out.with_suffix(".json").read_text())
@@ -104,3 +105,36 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
         picks = lm.choose(model, env.texts(), mask, lines)
         assert all(mask[i, picks[i]] == 1 for i in range(env.n))
         env.step(picks)
+
+
+def test_fact_slots_are_shuffled_with_the_action_following_its_fact():
+    pytest.importorskip("torch")
+    from evoharness import lm
+
+    prompt = (b"tools 8 budget 656 costs 1 1 1 1 1 0\nlessons 0/4\nplan 0/8\nfacts 3/16\n"
+              b"F0 schema = 2 conf 1.00 from event:0 seen 18\n"
+              b"F1 code = \"E377\" conf 1.00 from event:2 seen 28\n"
+              b"F2 batch = 528682739 conf 1.00 from event:4 seen 31\n"
+              b"now clock 37 spent 37 left 619 streak 0 last act tool 3\n"
+              b"event result from 3\nX0 ready = true\n> ")
+    rng = np.random.default_rng(7)
+    moved = set()
+    for _ in range(30):
+        p, a = lm.permute_facts(prompt, b"act 2 F2\n", rng)
+        facts = [l for l in p.split(b"\n") if l[:1] == b"F"]
+        # The same facts, numbered 0, 1, 2 in order, and every other line where it was.
+        assert [l.split(b" ", 1)[0] for l in facts] == [b"F0", b"F1", b"F2"]
+        assert sorted(l.split(b" ", 1)[1] for l in facts) == sorted(
+            l.split(b" ", 1)[1] for l in prompt.split(b"\n") if l[:1] == b"F")
+        assert [l for l in p.split(b"\n") if l[:1] != b"F"] == [
+            l for l in prompt.split(b"\n") if l[:1] != b"F"]
+        # The action still names the batch.
+        slot = a.split()[-1]
+        assert a.startswith(b"act 2 F") and a.endswith(b"\n")
+        assert next(l for l in facts if l.startswith(slot + b" ")).split()[1] == b"batch"
+        moved.add(slot)
+    assert moved == {b"F0", b"F1", b"F2"}
+    # An action on no fact is unchanged; a prompt with one fact is left as it is.
+    assert lm.permute_facts(prompt, b"act 0\n", rng)[1] == b"act 0\n"
+    one = prompt.replace(b"F1 code", b"G1 code").replace(b"F2 batch", b"G2 batch")
+    assert lm.permute_facts(one, b"act 2 F0\n", rng) == (one, b"act 2 F0\n")
