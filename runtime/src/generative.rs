@@ -18,8 +18,10 @@
 //! [`GenerativeStats`] counts what was reused. [`GenerativePolicy::set_kv_reuse`] turns reuse
 //! off, to measure it.
 //!
-//! Unlike the structured policy, a decision allocates: the cache's tensors are rebuilt for
-//! each forward pass, and the prompt's length varies.
+//! Unlike the structured policy, a decision allocates: the backend makes each forward pass's
+//! outputs (the cache grows by what was fed), and the list of inputs is built per pass. The
+//! inputs themselves are views of the policy's own buffers, the cache included: nothing is
+//! copied into them.
 
 use std::path::Path;
 
@@ -27,7 +29,7 @@ use evoharness_core::obs::Layout;
 use evoharness_core::text;
 use evoharness_core::{Action, Capacities, EventBuf};
 use ort::session::{Session, SessionInputValue};
-use ort::value::{Tensor, TensorElementType, ValueType};
+use ort::value::{TensorElementType, TensorRef, ValueType};
 
 use crate::backend::Active;
 use crate::controller::{Controller, Decision, Needs, View};
@@ -137,6 +139,10 @@ pub struct GenerativePolicy {
     cached: Vec<i64>,
     /// Per cache slot (2 per layer), `[heads, cached.len(), head_dim]` floats.
     past: Vec<Vec<f32>>,
+    /// `1`s and `0, 1, 2, …`, as long as the longest context fed: the attention mask and the
+    /// position ids are views of them.
+    ones: Vec<i64>,
+    positions: Vec<i64>,
     kv_reuse: bool,
     prompt: String,
     tokens: Vec<i64>,
@@ -506,6 +512,8 @@ impl GenerativePolicy {
             out_present,
             cached: Vec::new(),
             past: vec![Vec::new(); slots],
+            ones: Vec::new(),
+            positions: Vec::new(),
             kv_reuse: true,
             prompt: String::new(),
             tokens: Vec::new(),
@@ -607,19 +615,23 @@ impl GenerativePolicy {
         let err = |what: &'static str| {
             move |e: ort::Error| Error::new(ErrorKind::Inference, what.to_string()).with_source(e)
         };
-        let ids = Tensor::from_array(([1usize, new.len()], new.to_vec()))
+        // The inputs are views of buffers the policy keeps (ONNX Runtime reads them in place):
+        // the cache, and ones and positions grown to the longest context seen so far.
+        if self.ones.len() < total {
+            self.ones.resize(total, 1);
+            self.positions
+                .extend(self.positions.len() as i64..total as i64);
+        }
+        let ids = TensorRef::from_array_view(([1usize, new.len()], new))
             .map_err(err("making input_ids"))?;
-        let mask = Tensor::from_array(([1usize, total], vec![1i64; total]))
+        let mask = TensorRef::from_array_view(([1usize, total], &self.ones[..total]))
             .map_err(err("making attention_mask"))?;
-        let pos = Tensor::from_array((
-            [1usize, new.len()],
-            (past as i64..total as i64).collect::<Vec<_>>(),
-        ))
-        .map_err(err("making position_ids"))?;
+        let pos = TensorRef::from_array_view(([1usize, new.len()], &self.positions[past..total]))
+            .map_err(err("making position_ids"))?;
         let mut kv = Vec::with_capacity(self.past.len());
         for p in &self.past {
             kv.push(
-                Tensor::from_array(([1usize, h, past, d], p.clone()))
+                TensorRef::from_array_view(([1usize, h, past, d], &p[..]))
                     .map_err(err("making the key/value cache"))?,
             );
         }
@@ -627,10 +639,10 @@ impl GenerativePolicy {
             .inputs
             .iter()
             .map(|i| match *i {
-                Input::Ids => (&ids).into(),
-                Input::Mask => (&mask).into(),
-                Input::Positions => (&pos).into(),
-                Input::Past(s) => (&kv[s]).into(),
+                Input::Ids => (&*ids).into(),
+                Input::Mask => (&*mask).into(),
+                Input::Positions => (&*pos).into(),
+                Input::Past(s) => (&*kv[s]).into(),
             })
             .collect();
         let outputs = self
@@ -639,6 +651,9 @@ impl GenerativePolicy {
             .context(ErrorKind::Inference, || {
                 "running the language model".to_string()
             })?;
+        // The outputs are the session's; the views of the cache go before it is rewritten.
+        drop(values);
+        drop(kv);
         let (shape, logits) = outputs[self.out_logits]
             .try_extract_tensor::<f32>()
             .context(ErrorKind::Inference, || "reading the logits".to_string())?;
