@@ -12,7 +12,10 @@ are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
    state with its template, whose line is the target. Every state whose label is a harness
    action or ``finish``, or that follows an error, is kept, and a share (``--keep``) of the
    routine ones: the rare states are where an episode is lost (``--rare-weight`` draws them
-   into batches more often still). The loss is the cross-entropy of the
+   into batches more often still). ``--keep-mistakes`` keeps every state the student got
+   wrong, ``--keep-fact-args`` every world action on a fact, and ``--permute-facts`` shows a
+   share of the samples with their fact slots shuffled (the label follows its fact): the
+   shipped policy's rules. The loss is the cross-entropy of the
    action's bytes given the prompt (the prompt's own bytes are not predicted). After the
    first round, the student's own greedy constrained choices (the same grammar the runtime
    decodes under) drive a growing share of the environments, and the teacher labels the
@@ -148,10 +151,10 @@ _FACT_REF = re.compile(rb"\bF(\d+)\b")
 def permute_facts(prompt: bytes, action: bytes, rng: np.random.Generator) -> tuple[bytes, bytes]:
     """The same state with its facts in another slot order: the fact lines are shuffled and
     renumbered (``F<i>``) and the action's fact slot follows its fact. A fact is chosen by its
-    key, which the rendering prints beside its slot; the suite's tasks set their facts in
-    nearly the same order, so a model trained on them alone learns the slot where a fact
-    usually is (``act 2 F0`` where the batch sits in ``F2``). Nothing else in a prompt names a
-    fact slot (events and lessons name keys)."""
+    key, which the rendering prints beside its slot; but a fact's slot is the order the task
+    met it, and in most of the suite's states one slot holds the batch, so a model trained on
+    them alone can learn the slot instead of the key (``act 2 F0`` where the batch sits in
+    ``F2``). Nothing else in a prompt names a fact slot (events and lessons name keys)."""
     lines = prompt.split(b"\n")
     at = [k for k, line in enumerate(lines) if _FACT_LINE.match(line)]
     if len(at) < 2:
