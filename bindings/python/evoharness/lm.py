@@ -20,15 +20,20 @@ are downloaded): byte tokens, sinusoidal positions, pre-norm attention blocks.
    first round, the student's own greedy constrained choices (the same grammar the runtime
    decodes under) drive a growing share of the environments, and the teacher labels the
    states it visits.
-2. **Selection** on validation organisations and seeds: every round's export runs through the
-   runtime's agent (``evoharness eval``: constrained decoding in Rust, as a host runs it); the
-   round with the highest success rate, then mean reward, is kept.
-3. **Export** in the usual decoder layout with a key/value cache and the metadata the runtime
+2. **Cost-aware RL** (``--rl-iters N``, off by default): GRPO as the MLP's, from the round
+   imitation selects (or ``--init ROUND.pt`` with ``--rounds 0``): groups of episodes that
+   share an organisation and a seed, sampled under the grammar, each decision's advantage its
+   episode's reward against its group's, a clipped ratio and a KL penalty to the start.
+3. **Selection** on validation organisations and seeds: every round's and iteration's export
+   runs through the runtime's agent (``evoharness eval``: constrained decoding in Rust, as a
+   host runs it); the candidate with the highest success rate, then mean reward, is kept.
+4. **Export** in the usual decoder layout with a key/value cache and the metadata the runtime
    checks; the export is compared with the torch model (cached and uncached logits).
 
 Beside ``--out``: ``NAME.json`` (the command, sizes, times, the selected round),
-``NAME.train.jsonl`` (one line per round: samples, loss, validation) and ``NAME.rounds/`` (each
-round's weights and export).
+``NAME.train.jsonl`` (one line per round or GRPO iteration: samples, loss, validation) and
+``NAME.rounds/`` (each candidate's weights and export: ``roundN``, ``init``, ``rlN``; the
+record's ``selected`` names one).
 """
 
 from __future__ import annotations
@@ -224,6 +229,137 @@ def batch_loss(model: Decoder, samples: list[tuple[bytes, bytes]]) -> torch.Tens
     return F.cross_entropy(logits.reshape(-1, VOCAB), target.reshape(-1), ignore_index=-100)
 
 
+# --- cost-aware RL (GRPO) --------------------------------------------------------------------
+
+
+@torch.no_grad()
+def sample_lines(model: Decoder, prompts: list[str], masks: np.ndarray, lines: list[bytes],
+                 rng: np.random.Generator):
+    """Each prompt's action line sampled under the grammar: every byte drawn from the softmax of
+    the model's logits over the bytes a legal line can continue with (the Gumbel-max trick,
+    with ``rng``). Returns the template indices, their log-probabilities (the sum over the
+    line's bytes) and, for each, the allowed bytes at each of its positions."""
+    model.eval()
+    picks = np.zeros(len(prompts), np.int64)
+    logps = np.zeros(len(prompts))
+    allowed_seqs = []
+    for j, (p, m) in enumerate(zip(prompts, masks)):
+        g = Grammar(lines, m)
+        ids = torch.tensor([encode(p)])
+        n = ids.shape[1]
+        res = model(ids, torch.ones(1, n, dtype=torch.long), torch.arange(n)[None], *model.empty_past())
+        logits, past = res[0][0, -1], list(res[1:])
+        text, lp, seq = b"", 0.0, []
+        while True:
+            allowed = g.allowed(text)
+            z = logits[allowed].log_softmax(-1).numpy()
+            k = int(np.argmax(z - np.log(rng.standard_exponential(len(allowed)))))
+            seq.append(allowed)
+            lp += float(z[k])
+            text += bytes([allowed[k]])
+            if text in g.legal:
+                break
+            pos = n + len(text) - 1
+            res = model(torch.tensor([[allowed[k]]]), torch.ones(1, pos + 1, dtype=torch.long),
+                        torch.tensor([[pos]]), *past)
+            logits, past = res[0][0, -1], list(res[1:])
+        picks[j], logps[j] = g.legal[text], lp
+        allowed_seqs.append(seq)
+    return picks, logps, allowed_seqs
+
+
+def rl_rollouts(model: Decoder, task: str, scenario: str, horizon: int, orgs: range, seed: int,
+                groups: int, group: int, lines: list[bytes], rng: np.random.Generator):
+    """GRPO's episodes: ``groups`` groups of ``group`` environments that share an organisation
+    and a seed, one whole episode each, sampled from the model. Returns each environment's
+    decisions (prompt, allowed bytes per position, line, log-probability) and its episode."""
+    from .vec_env import VecEnv
+
+    env = VecEnv(task, horizon, groups * group, organisations=orgs, seed=seed, group=group,
+                 scenario=scenario)
+    traj = [[] for _ in range(env.n)]
+    finished: list[dict | None] = [None] * env.n
+    while any(f is None for f in finished):
+        _, mask = env.observe()
+        prompts = env.texts()
+        live = [i for i in range(env.n) if finished[i] is None]
+        # An environment whose episode is over steps on with its first legal template.
+        act = mask.argmax(1).astype(np.int64)
+        picks, logps, allowed = sample_lines(model, [prompts[i] for i in live], mask[live], lines,
+                                             rng)
+        act[live] = picks
+        done = env.step(act)[3]
+        for k, i in enumerate(live):
+            traj[i].append((prompts[i].encode(), allowed[k], lines[picks[k]], logps[k]))
+            if done[i]:
+                finished[i] = env.last_episode(i)
+    return traj, finished
+
+
+def line_logps(model: Decoder, batch: list):
+    """For decisions ``(prompt, allowed, line, ...)``: each line's log-probability under the
+    grammar (the sum over its bytes of the log-softmax over the allowed bytes), the
+    per-position log-probabilities over all 256 bytes (``-inf`` outside the allowed ones) and
+    the allowed bytes as a mask, from one teacher-forced run of the batch (right-padded)."""
+    seqs = [p + a for p, _, a, *_ in batch]
+    n = max(len(s) for s in seqs)
+    ids = torch.zeros(len(seqs), n, dtype=torch.long)
+    am = torch.zeros(len(seqs), n, dtype=torch.long)
+    rows, cols, owner, byte = [], [], [], []
+    allowed_mask = []
+    for i, ((p, allowed, a, *_), s) in enumerate(zip(batch, seqs)):
+        ids[i, : len(s)] = torch.tensor(list(s))
+        am[i, : len(s)] = 1
+        for k, b in enumerate(a):
+            # Position len(p) - 1 + k predicts the line's byte k.
+            rows.append(i)
+            cols.append(len(p) - 1 + k)
+            owner.append(i)
+            byte.append(b)
+            m = torch.zeros(VOCAB, dtype=torch.bool)
+            m[allowed[k]] = True
+            allowed_mask.append(m)
+    pos = torch.arange(n)[None].expand(len(seqs), n)
+    logits = model(ids, am, pos, *model.empty_past(len(seqs)))[0][rows, cols]  # [P, 256]
+    allowed_mask = torch.stack(allowed_mask)
+    lp_all = logits.masked_fill(~allowed_mask, float("-inf")).log_softmax(-1)
+    chosen = lp_all[torch.arange(len(byte)), torch.tensor(byte)]
+    per_line = torch.zeros(len(batch)).index_add(0, torch.tensor(owner), chosen)
+    return per_line, lp_all, allowed_mask
+
+
+def grpo_update(model: Decoder, ref: Decoder, opt, batch: list, epochs: int, minibatch: int,
+                kl_coef: float, rng: np.random.Generator) -> float:
+    """Clipped-ratio policy-gradient epochs over ``batch`` (decisions with their old
+    log-probability and their episode's advantage), with a KL penalty to the frozen ``ref``
+    over the allowed bytes of each position; the same update as the MLP's GRPO. Returns the
+    mean KL of the last minibatch."""
+    model.train()
+    kl_last = 0.0
+    for _ in range(epochs):
+        order = rng.permutation(len(batch))
+        for s in range(0, len(batch), minibatch):
+            mb = sorted((batch[k] for k in order[s: s + minibatch]), key=lambda b: len(b[0]))
+            lp, lp_all, allowed = line_logps(model, mb)
+            old = torch.tensor([b[3] for b in mb], dtype=torch.float32)
+            adv = torch.tensor([b[4] for b in mb], dtype=torch.float32)
+            ratio = torch.exp(lp - old)
+            pg = -torch.min(ratio * adv, torch.clamp(ratio, 0.8, 1.2) * adv).mean()
+            with torch.no_grad():
+                ref_all = line_logps(ref, mb)[1]
+            # Over the allowed bytes only (elsewhere both are -inf: filled with 0, no NaN).
+            diff = (lp_all - ref_all.masked_fill(~allowed, 0.0)).masked_fill(~allowed, 0.0)
+            kl = (lp_all.exp() * diff).sum(-1).mean()
+            loss = pg + kl_coef * kl
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            kl_last = float(kl.detach())
+    model.eval()
+    return kl_last
+
+
 # --- export -----------------------------------------------------------------------------------
 
 
@@ -378,6 +514,19 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--permute-facts", type=float, default=0.0, metavar="P",
                     help="the share of drawn samples shown with their fact slots shuffled (the "
                          "action's slot follows its fact): teaches choosing a fact by its key")
+    ap.add_argument("--init", type=pathlib.Path, metavar="ROUND.pt",
+                    help="start from these weights (a round's .pt, with the sizes it was "
+                         "trained with); with --rounds 0, GRPO starts from them as they are")
+    ap.add_argument("--rl-iters", type=int, default=0,
+                    help="stage 2: GRPO iterations after imitation, from its selected round "
+                         "(the MLP's cost-aware RL: groups of episodes sampled under the "
+                         "grammar, advantages against the group's mean, a KL penalty)")
+    ap.add_argument("--rl-minutes", type=float, default=30.0, help="stage 2's time budget")
+    ap.add_argument("--rl-epochs", type=int, default=2)
+    ap.add_argument("--rl-lr", type=float, default=5e-5)
+    ap.add_argument("--group", type=int, default=4, help="GRPO: episodes per group")
+    ap.add_argument("--groups", type=int, default=8, help="GRPO: groups per iteration")
+    ap.add_argument("--kl", type=float, default=0.05, help="GRPO: the KL penalty's weight")
     return ap
 
 
@@ -464,12 +613,16 @@ def main(argv=None) -> int:
         return 0
     if args.out is None:
         parser().error("--out is required (the policy file to write)")
+    if args.rounds < 1 and not (args.init and args.rl_iters > 0):
+        parser().error("--rounds 0 trains nothing: it takes --init ROUND.pt and --rl-iters N")
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     tasks = args.suite.split(",")
     lines = [t.encode() for t in suite_layout()["action_texts"]]
     caps = suite_capacities()
     model = Decoder(args.d_model, args.layers, args.heads, args.ff, args.alibi)
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     start = time.time()
@@ -489,6 +642,27 @@ def main(argv=None) -> int:
     log_path = args.out.with_suffix(".train.jsonl")
     log = log_path.open("w")
     rounds = []
+
+    def checkpoint(name: str, row: dict) -> None:
+        """Saves the model's weights and export as ``name`` beside --out, validates the export
+        through the runtime's agent on organisations and seeds never trained on, logs ``row``
+        with the figures and makes it a candidate."""
+        torch.save(model.state_dict(), rounds_dir / f"{name}.pt")
+        candidate = rounds_dir / f"{name}.onnx"
+        export(model, candidate, caps, args.context, producer)
+        if validate:
+            v = [evaluate(candidate, t, args.scenario, args.horizon, valid_orgs,
+                          range(VALID_SEED, VALID_SEED + args.valid_episodes)) for t in tasks]
+            row["valid_success"] = float(np.mean([x["success_rate"] for x in v]))
+            row["valid_reward"] = float(np.mean([x["mean_reward"] for x in v]))
+            row["valid_harness"] = float(np.mean([x["mean_harness_actions"] for x in v]))
+            print(json.dumps({k: row[k] for k in row if k.startswith("valid")}), file=sys.stderr)
+        rounds.append(row)
+        log.write(json.dumps(row) + "\n")
+        log.flush()
+        candidates.append((row.get("valid_success", 0.0), row.get("valid_reward", 0.0),
+                           len(candidates), name))
+
     print(f"lm: {params} parameters, tasks {tasks}, teacher {args.teacher}", file=sys.stderr)
     for r in range(args.rounds):
         # DAgger's mixing: the teacher drives every environment in round 0, then a falling share.
@@ -554,35 +728,67 @@ def main(argv=None) -> int:
                "lr": lr,
                "collect_s": round(collect_s, 1), "fit_s": round(time.time() - t1, 1),
                "elapsed_s": round(time.time() - start, 1)}
-        rounds.append(row)
         print(json.dumps(row), file=sys.stderr)
-        if not validate:
-            log.write(json.dumps(row) + "\n")
-            log.flush()
-        torch.save(model.state_dict(), rounds_dir / f"round{r}.pt")
-        # Validation through the runtime's agent on organisations and seeds never trained on.
-        candidate = rounds_dir / f"round{r}.onnx"
-        export(model, candidate, caps, args.context, producer)
-        if validate:
-            v = [evaluate(candidate, t, args.scenario, args.horizon, valid_orgs,
-                          range(VALID_SEED, VALID_SEED + args.valid_episodes)) for t in tasks]
-            row["valid_success"] = float(np.mean([x["success_rate"] for x in v]))
-            row["valid_reward"] = float(np.mean([x["mean_reward"] for x in v]))
-            row["valid_harness"] = float(np.mean([x["mean_harness_actions"] for x in v]))
-            print(json.dumps({k: row[k] for k in row if k.startswith("valid")}), file=sys.stderr)
-            log.write(json.dumps(row) + "\n")
-            log.flush()
-        candidates.append((row.get("valid_success", 0.0), row.get("valid_reward", 0.0), r))
+        checkpoint(f"round{r}", row)
         if time.time() > deadline:
             break
+    if args.rl_iters > 0:
+        if candidates:
+            # GRPO starts from (and its KL penalty holds it near) the round imitation selects.
+            best = max(candidates) if validate else candidates[-1]
+            model.load_state_dict(torch.load(rounds_dir / f"{best[3]}.pt"))
+        else:
+            checkpoint("init", {"stage": "init"})
+        grpo(model, args, tasks, lines, rng, checkpoint)
     best = max(candidates) if validate else candidates[-1]
-    chosen = rounds_dir / f"round{best[2]}.onnx"
+    chosen = rounds_dir / f"{best[3]}.onnx"
     args.out.write_bytes(chosen.read_bytes())
-    summary = {"command": producer, "parameters": params, "rounds": rounds, "selected": best[2],
+    summary = {"command": producer, "parameters": params, "rounds": rounds, "selected": best[3],
                "seconds": round(time.time() - start, 1), "bytes": args.out.stat().st_size}
     args.out.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary), file=sys.stderr)
     return 0
+
+
+def grpo(model: Decoder, args, tasks: list[str], lines: list[bytes], rng, checkpoint) -> None:
+    """Stage 2, cost-aware GRPO as the MLP's (``training.grpo``): every iteration, for each
+    task, ``--groups`` groups of ``--group`` fresh environments that share an organisation and
+    a seed (new seeds each iteration) run one whole episode each, sampled from the model under
+    the grammar; an episode's advantage is its reward (success gates an efficiency bonus, every
+    action costs budget) against its group's mean, over the group's standard deviation, and a
+    group without a success sits out. A clipped ratio and a KL penalty to the model GRPO
+    started from. Every iteration is a candidate, validated as the rounds are."""
+    import copy
+
+    from .training import RL_SEED, group_advantages
+
+    ref = copy.deepcopy(model)
+    ref.eval()
+    opt = torch.optim.Adam(model.parameters(), lr=args.rl_lr)
+    deadline = time.time() + 60 * args.rl_minutes
+    orgs = span(args.organisations)
+    for it in range(args.rl_iters):
+        t0 = time.time()
+        batch, eps = [], []
+        for k, task in enumerate(tasks):
+            seed = RL_SEED + (it * len(tasks) + k) * args.groups
+            traj, finished = rl_rollouts(model, task, args.scenario, args.horizon, orgs, seed,
+                                         args.groups, args.group, lines, rng)
+            batch += group_advantages(traj, finished, args.group)
+            eps += finished
+        rollout_s = time.time() - t0
+        t1 = time.time()
+        kl = grpo_update(model, ref, opt, batch, args.rl_epochs, args.batch, args.kl, rng) \
+            if batch else 0.0
+        row = {"stage": "grpo", "iteration": it, "decisions": len(batch), "kl": round(kl, 5),
+               "train_success": float(np.mean([e["success"] for e in eps])),
+               "train_reward": round(float(np.mean([e["reward"] for e in eps])), 4),
+               "train_harness": float(np.mean([e["harness_actions"] for e in eps])),
+               "rollout_s": round(rollout_s, 1), "learn_s": round(time.time() - t1, 1)}
+        print(json.dumps(row), file=sys.stderr)
+        checkpoint(f"rl{it}", row)
+        if time.time() > deadline:
+            break
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     abi = agent_mod.check_policy(out)
     assert abi["abi"] == "generative-v1" and abi["capacities"]["tools"] == 8
     record = json.loads(out.with_suffix(".json").read_text())
-    assert len(record["rounds"]) == 2 and record["parameters"] > 0 and record["selected"] == 1
+    assert len(record["rounds"]) == 2 and record["parameters"] > 0 and record["selected"] == "round1"
     # The export computes what the torch model computes, with and without the cache.
     model = lm.Decoder(16, 1, 2, 32)
     model.load_state_dict(torch.load(tmp_path / "tiny.rounds" / "round1.pt"))
@@ -138,3 +138,46 @@ def test_fact_slots_are_shuffled_with_the_action_following_its_fact():
     assert lm.permute_facts(prompt, b"act 0\n", rng)[1] == b"act 0\n"
     one = prompt.replace(b"F1 code", b"G1 code").replace(b"F2 batch", b"G2 batch")
     assert lm.permute_facts(one, b"act 2 F0\n", rng) == (one, b"act 2 F0\n")
+
+
+def test_grpo_samples_under_the_grammar_and_learns_from_what_it_sampled(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from evoharness import lm
+
+    torch.manual_seed(0)
+    model = lm.Decoder(16, 1, 2, 32)
+    lines = [t.encode() for t in suite_layout()["action_texts"]]
+    rng = np.random.default_rng(0)
+    traj, finished = lm.rl_rollouts(model, "migration", "v1", 30, range(0, 2), 5, 1, 2, lines, rng)
+    # One episode per environment, every decision a legal line of its state.
+    assert len(traj) == 2 and all(f is not None and f["steps"] == len(t)
+                                  for t, f in zip(traj, finished))
+    decisions = [d for t in traj for d in t][:24]
+    for prompt, allowed, line, lp in decisions:
+        assert prompt.endswith(b"> ") and line.endswith(b"\n") and len(allowed) == len(line)
+        assert all(b in a for b, a in zip(line, allowed)) and lp <= 0
+    # The learner's log-probability of each sampled line is the sampler's.
+    with torch.no_grad():
+        per_line, lp_all, mask = lm.line_logps(model, decisions)
+    assert np.allclose(per_line.numpy(), [d[3] for d in decisions], atol=1e-4)
+    assert torch.isinf(lp_all[~mask]).all() and torch.isfinite(lp_all[mask]).all()
+    # An update towards lines with a positive advantage makes them likelier, the KL finite.
+    ref = lm.Decoder(16, 1, 2, 32)
+    ref.load_state_dict(model.state_dict())
+    batch = [(p, a, l, lp, 1.0) for p, a, l, lp in decisions]
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    kl = lm.grpo_update(model, ref, opt, batch, 2, 8, 0.05, rng)
+    with torch.no_grad():
+        after = lm.line_logps(model, decisions)[0]
+    assert np.isfinite(kl) and float(after.sum()) > float(per_line.sum())
+    # The trainer runs the stage from a round's weights and keeps the better candidate.
+    torch.save(ref.state_dict(), tmp_path / "init.pt")
+    out = tmp_path / "rl.onnx"
+    assert lm.main(["--out", str(out), "--rounds", "0", "--init", str(tmp_path / "init.pt"),
+                    "--rl-iters", "1", "--groups", "1", "--group", "2", "--d-model", "16",
+                    "--layers", "1", "--heads", "2", "--ff", "32", "--horizon", "30",
+                    "--valid-episodes", "0"]) == 0
+    record = json.loads(out.with_suffix(".json").read_text())
+    assert [r.get("stage") for r in record["rounds"]] == ["init", "grpo"]
+    assert record["selected"] == "rl0" and agent_mod.check_policy(out)["abi"] == "generative-v1"
