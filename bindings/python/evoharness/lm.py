@@ -249,20 +249,26 @@ def sample_lines(model: Decoder, prompts: list[str], masks: np.ndarray, lines: l
         n = ids.shape[1]
         res = model(ids, torch.ones(1, n, dtype=torch.long), torch.arange(n)[None], *model.empty_past())
         logits, past = res[0][0, -1], list(res[1:])
-        text, lp, seq = b"", 0.0, []
+        text, lp, seq, fed = b"", 0.0, [], 0
         while True:
             allowed = g.allowed(text)
-            z = logits[allowed].log_softmax(-1).numpy()
-            k = int(np.argmax(z - np.log(rng.standard_exponential(len(allowed)))))
             seq.append(allowed)
-            lp += float(z[k])
-            text += bytes([allowed[k]])
+            if len(allowed) == 1:
+                # A byte every legal continuation shares has probability 1: no model run
+                # decides it (as in the runtime); it is fed with the next chosen byte.
+                text += bytes(allowed)
+            else:
+                if fed < len(text):
+                    new = torch.tensor([list(text[fed:])])
+                    res = model(new, torch.ones(1, n + len(text), dtype=torch.long),
+                                torch.arange(n + fed, n + len(text))[None], *past)
+                    logits, past, fed = res[0][0, -1], list(res[1:]), len(text)
+                z = logits[allowed].log_softmax(-1).numpy()
+                k = int(np.argmax(z - np.log(rng.standard_exponential(len(allowed)))))
+                lp += float(z[k])
+                text += bytes([allowed[k]])
             if text in g.legal:
                 break
-            pos = n + len(text) - 1
-            res = model(torch.tensor([[allowed[k]]]), torch.ones(1, pos + 1, dtype=torch.long),
-                        torch.tensor([[pos]]), *past)
-            logits, past = res[0][0, -1], list(res[1:])
         picks[j], logps[j] = g.legal[text], lp
         allowed_seqs.append(seq)
     return picks, logps, allowed_seqs
