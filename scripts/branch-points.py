@@ -8,7 +8,7 @@ branch points of `python -m evoharness.train --rl rollouts`, measured without le
 POLICY.onnx is one `python -m evoharness.train` exported (`--hidden` its width). Groups of
 `--branches`+1 environments on training organisations walk on greedily, copy their first
 environment at a random step (`VecEnv.copy`), try the policy's choice and the likeliest
-template of each other kind there (`training.alternatives`) and finish the episode greedily,
+template of each other kind there (`train.rollouts.alternatives`) and finish the episode greedily,
 all under the same fault draws (rollout seeds, 200,000 and up). Prints the share of states
 where some alternative did better on its draw, the median gain there, and for each pair (the
 policy's kind of action, the alternative's kind) tried at least 10 times its mean advantage
@@ -35,9 +35,10 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=128)
     a = ap.parse_args()
 
-    from evoharness import training as T
+    from evoharness.train.rollouts import rollouts
+    from evoharness.train.sources import suite_policy
 
-    src, net = T.suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
+    src, net = suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
     lay = src.layout
     names = [f"{v}:{tool}" if v == "act" else v for v, tool in lay["templates"]]
     kept = {}
@@ -47,8 +48,8 @@ def main() -> None:
 
     args = types.SimpleNamespace(branches=a.branches, groups=64, rl_states=a.states, rl_iters=1,
                                  rl_lr=1e-4, rollout_episodes=1, valid_episodes=4)
-    T.rollouts(net, src, args, lambda **row: None, float("inf"), None,
-               np.random.default_rng(0), update=keep)
+    rollouts(net, src, args, lambda **row: None, float("inf"), None,
+             np.random.default_rng(0), update=keep)
     ring = kept["ring"]
     n = ring.size
     tried = ring.tried[:n]

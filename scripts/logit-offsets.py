@@ -7,11 +7,11 @@ harness verbs: how far a uniform cost knob takes harness use down, and what it c
 
 POLICY.onnx is one `python -m evoharness.train` exported (`--hidden` its width). For every
 combination of the grid's offsets (verbs: track, commit, recall, note, ...), the policy's
-output bias is shifted by them and the trainer's validation runs (`training.validate`:
+output bias is shifted by them and the trainer's validation runs (`train.sources.validate`:
 validation organisations and seeds, first episodes, greedy); one JSON line per combination
 with its success, mean reward and harness actions per episode. `examples/train/README.md`
 quotes it for the v1 static imitation. Needs torch and onnx (`examples/train/requirements.txt`)
-and the suite library (`EVOHARNESS_LIB`, as the Python package finds it).
+and the training library (`EVOHARNESS_LIB`, as the Python package finds it).
 """
 import argparse
 import itertools
@@ -34,9 +34,10 @@ def main() -> None:
 
     import torch
 
-    from evoharness import training as T
+    from evoharness.train.seeds import VALID_SEED
+    from evoharness.train.sources import suite_policy, valid_fields, validate
 
-    src, net = T.suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
+    src, net = suite_policy(a.policy, a.task, a.horizon, a.scenario, a.hidden)
     lay = src.layout
     verbs = np.array([str(verb) for verb, _ in lay["templates"]])
     grid = json.loads(a.grid)
@@ -50,8 +51,8 @@ def main() -> None:
             bias[torch.as_tensor(verbs == verb)] += x
         with torch.no_grad():
             net.pi.bias.copy_(bias)
-        v = T.validate(net, src, T.VALID_SEED, a.episodes)
-        print(json.dumps({**dict(zip(grid, offsets)), **T.valid_fields(v)}), flush=True)
+        v = validate(net, src, VALID_SEED, a.episodes)
+        print(json.dumps({**dict(zip(grid, offsets)), **valid_fields(v)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -45,11 +45,17 @@ import torch
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 from evoharness import train as generic  # noqa: E402
-from evoharness import training as T  # noqa: E402
+from evoharness.figures import summary  # noqa: E402
+from evoharness.train.grpo import grpo  # noqa: E402
+from evoharness.train.imitation import Buffer, dagger  # noqa: E402
+from evoharness.train.log import Log, plot  # noqa: E402
+from evoharness.train.net import Net, greedy  # noqa: E402
+from evoharness.train.selection import choose  # noqa: E402
+from evoharness.train.sources import SuiteSource, first_episodes  # noqa: E402
 
 TASKS = ("migration", "records", "orchestration")
 #: Held out: organisations and seeds no training or validation run uses (training uses
-#: organisations 0-63, validation 5000-5015: ``evoharness.training.SuiteSource``).
+#: organisations 0-63, validation 5000-5015: ``evoharness.train.sources.SuiteSource``).
 TEST_ORGANISATIONS = range(10_000, 10_016)
 TEST_SEEDS = (1_000_000, 1_000_200)
 
@@ -140,10 +146,10 @@ class ViewEnv:
         self.env.close()
 
 
-class AppendOnlySource(T.SuiteSource):
+class AppendOnlySource(SuiteSource):
     """The suite's tasks seen through :class:`AppendOnlyView`."""
 
-    ORGANISATIONS = {**T.SuiteSource.ORGANISATIONS, "test": TEST_ORGANISATIONS}
+    ORGANISATIONS = {**SuiteSource.ORGANISATIONS, "test": TEST_ORGANISATIONS}
 
     def __init__(self, tasks, horizon: int, window: int, also_horizons=()):
         super().__init__(tasks, horizon, "lean", also_horizons)
@@ -193,28 +199,28 @@ def ablation(args) -> None:
     rng = np.random.default_rng(args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     stem = args.out.stem
-    log = T.Log(args.out.parent / f"{stem}.train.jsonl")
+    log = Log(args.out.parent / f"{stem}.train.jsonl")
     # As the policy: behaviour cloning and validation at the horizon and at 4x it.
     source = AppendOnlySource(TASKS, args.horizon, args.window, (4 * args.horizon,))
     lay = source.layout
-    net = T.Net(source.obs_len, lay["actions"], args.hidden)
+    net = Net(source.obs_len, lay["actions"], args.hidden)
     t0 = time.time()
-    buf = T.Buffer(args.buffer, source.obs_len, lay["actions"])
-    best = T.dagger(net, source, args, log, t0 + 30 * args.minutes, buf, rng)
+    buf = Buffer(args.buffer, source.obs_len, lay["actions"])
+    best = dagger(net, source, args, log, t0 + 30 * args.minutes, buf, rng)
     t1 = time.time()
-    net.load_state_dict(T.choose(best)["state"])  # as python -m evoharness.train does
-    best = T.grpo(net, source, args, log, t0 + 60 * args.minutes, best, rng)
+    net.load_state_dict(choose(best)["state"])  # as python -m evoharness.train does
+    best = grpo(net, source, args, log, t0 + 60 * args.minutes, best, rng)
     t2 = time.time()
-    net.load_state_dict(T.choose(best)["state"])
-    T.plot(log.rows, args.out.parent / f"{stem}.training.svg", title=f"training {stem}")
+    net.load_state_dict(choose(best)["state"])
+    plot(log.rows, args.out.parent / f"{stem}.training.svg", title=f"training {stem}")
     rows = []
     for task in TASKS:
         for h in (args.horizon, 4 * args.horizon):
-            eps = T.first_episodes(AppendOnlySource(TASKS, h, args.window), task,
-                                   lambda env: T.greedy(net, env.obs, env.mask), TEST_SEEDS[0],
-                                   args.test_episodes, split="test")
+            eps = first_episodes(AppendOnlySource(TASKS, h, args.window), task,
+                                 lambda env: greedy(net, env.obs, env.mask), TEST_SEEDS[0],
+                                 args.test_episodes, split="test")
             r = {"task": task, "agent": f"ablation:append-only(window {args.window})", "horizon": h,
-                 **T.summary(eps)}
+                 **summary(eps)}
             r["integrity_violations"] = r.pop("violations")  # evoharness eval's name
             rows.append(r)
             print(f"ablation {task:14} h={h:5}: success {100 * r['success_rate']:.1f}%, harness "

@@ -7,10 +7,17 @@ library, libevoharness_suite (ctypes; no compiled extension).
 >>> obs, mask = env.observe()
 >>> obs, mask, reward, done = env.step(env.teacher_actions("lean"))
 
-Training for your own world (``pip install "evoharness[train]"``: torch, onnx): ``python -m evoharness.train``,
-``python -m evoharness.evaluate`` and ``python -m evoharness.record``
-(:mod:`evoharness.training`, :mod:`evoharness.agent` for the embedded agent over a Python world,
-:mod:`evoharness.demos` for the demonstration format).
+By who uses it (``python -m evoharness`` lists the commands):
+
+- Stepping, evaluating and recording need the base install only (numpy, onnxruntime,
+  gymnasium; no torch): :class:`VecEnv`, :mod:`evoharness.world` (worlds written in Python),
+  :mod:`evoharness.gym`, :mod:`evoharness.agent` (the embedded agent over a Python world),
+  ``python -m evoharness.evaluate`` and ``python -m evoharness.record`` (:mod:`evoharness.demos`:
+  the demonstration format).
+- Training needs ``pip install "evoharness[train]"`` (torch, onnx): :mod:`evoharness.train`
+  (``python -m evoharness.train``: a structured policy for any world) and :mod:`evoharness.lm`
+  (``python -m evoharness.lm``: the language-model policy; ``python -m evoharness.lm.hf_export``
+  with ``[hf]``: a Hugging Face causal LM into the generative layout).
 """
 
 from ._native import EvoharnessError, library_path

@@ -311,7 +311,7 @@ class Agent(Handle):
 class Fleet(Handle):
     """``n`` embedded agents with one policy file, stepped together: every step runs the policy
     **once** for all the agents that decide (a file with a dynamic batch dimension, as
-    :func:`~evoharness.training.export_onnx` writes; a batch-1 file runs once per agent). Agent
+    :func:`~evoharness.train.export.export_onnx` writes; a batch-1 file runs once per agent). Agent
     ``i`` drives its own world, made by ``factory(i)``, and acts exactly as an :class:`Agent`
     with the same policy, world and seed would alone.
 

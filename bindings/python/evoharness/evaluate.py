@@ -16,7 +16,8 @@
 
 Prints success rate, mean reward with its standard error, harness and world actions and steps
 per episode, integrity violations; ``--json`` prints them as one JSON object. Seeds ``A..B``
-are A to B-1; training never uses seeds from 1,000,000 (``evoharness.training.TEST_SEED``).
+are A to B-1; training never uses seeds from 1,000,000 (``evoharness.train.seeds.TEST_SEED``).
+Needs no torch: the base install runs it.
 ``--min-success`` (and ``--max-harness``) make the exit status 1 when the agent misses the bar.
 """
 
@@ -28,6 +29,10 @@ import sys
 import time
 
 import numpy as np
+
+from .figures import standard_error, summary
+from .spec import load_object
+from .world import world_settings
 
 
 def parse_seeds(s: str) -> range:
@@ -42,8 +47,6 @@ def parse_seeds(s: str) -> range:
 
 
 def _summary(rows: list[dict]) -> dict:
-    from .training import summary
-
     return summary([{"success": r["success"], "reward": r["reward"], "harness": r["harness_actions"],
                      "world": r["world_actions"], "steps": r["steps"], "cost": r["cost"],
                      "violations": r["violations"]} for r in rows])
@@ -133,8 +136,6 @@ def paired(mine: list[dict], theirs: list[dict], against: str) -> dict:
     if len(mine) != len(theirs) or not mine:
         raise ValueError(f"a paired comparison needs the same episodes on both sides: "
                          f"{len(mine)} against {len(theirs)}")
-    from .training import standard_error
-
     d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
     # Within SAME_REWARD of each other counts as the same: the embedded agent and an
     # environment compute a reward along different paths, a few ulps apart.
@@ -179,8 +180,6 @@ def _episodes(world: str, agent: str, seeds: range, horizon: int | None, via: st
               rng_seed: int) -> tuple[list[dict], dict, str]:
     """``agent``'s episodes on ``world`` over ``seeds``, the world's settings, and how it ran
     (``via``, or ``env`` for agents that are no policy)."""
-    from .training import load_object, world_settings
-
     factory = load_object(world, "--world")
     settings = world_settings(factory, horizon)
     if agent.startswith("policy:"):

@@ -5,7 +5,7 @@
 
 Writes the ``evoharness-demos-v1`` JSON lines of :mod:`evoharness.demos` (one line per step:
 the event the teacher saw and the action it took; a line at each episode's start with its seed
-and at its end), which ``python -m evoharness.train --demos DEMOS.jsonl`` learns from.
+and at its end), which ``python -m evoharness.train --demos DEMOS.jsonl`` learns from. Needs no torch.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def main(argv=None) -> int:
     from ._native import EvoharnessError
     from .demos import record
     from .evaluate import parse_seeds
-    from .training import load_object, world_settings
+    from .spec import load_object
+    from .world import world_settings
 
     try:
         factory = load_object(args.world, "--world")

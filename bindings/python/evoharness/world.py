@@ -471,6 +471,27 @@ _DEFAULT_CAPS = {"facts": 16, "steps": 8, "lessons": 4}
 _VERBS = ("act", "track", "commit", "recall", "note", "finish")
 
 
+def world_defaults(world) -> dict:
+    """What a world says of itself, from its (class) attributes when it has them: ``budget``
+    (an episode's step budget, else None), ``capacities`` (some of ``facts``, ``steps``,
+    ``lessons``) and ``costs`` (verb -> cost). :meth:`VecEnv.from_worlds` starts from them, as
+    training and evaluation do (:func:`world_settings`)."""
+    return {"capacities": dict(getattr(world, "capacities", None) or {}),
+            "budget": getattr(world, "budget", None),
+            "costs": dict(getattr(world, "costs", None) or {})}
+
+
+def world_settings(factory, horizon: int | None = None, capacities: dict | None = None) -> dict:
+    """A world's defaults (:func:`world_defaults` of one world ``factory()`` makes), overridden
+    by what is given, with a budget of 100 when neither says one: the keyword arguments of
+    :meth:`VecEnv.from_worlds` that ``train``, ``evaluate`` and ``record`` pass."""
+    own = world_defaults(factory())
+    caps = own["capacities"]
+    caps.update(capacities or {})
+    budget = horizon or own["budget"] or 100
+    return {"capacities": caps, "budget": int(budget), "costs": own["costs"]}
+
+
 class Templates:
     """Indices of the layout's action templates, for scripts and teachers: the table order of
     the core's structured-v1 layout (``core/src/obs/template.rs``), checked against the library's
@@ -519,4 +540,4 @@ class Templates:
 
 
 __all__ = ["Event", "TeacherError", "Templates", "WorldError", "check_event",
-           "check_tools", "intent_json", "teacher_arity"]
+           "check_tools", "intent_json", "teacher_arity", "world_defaults", "world_settings"]

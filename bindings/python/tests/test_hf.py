@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from evoharness import agent as agent_mod
-from evoharness import hf_export
+from evoharness.lm import hf_export
 
 from test_lm import Relay
 
@@ -28,7 +28,7 @@ def test_a_transformers_model_exports_with_the_documented_command_and_drives_an_
         assert "<0x7C>" in spec["model"]["vocab"] and "\u2581act" in spec["model"]["vocab"]
     out = tmp_path / f"{arch}.onnx"
     # The command of runtime/POLICY.md, as a user runs it.
-    run = subprocess.run([sys.executable, "-m", "evoharness.hf_export", str(model_dir), str(out),
+    run = subprocess.run([sys.executable, "-m", "evoharness.lm.hf_export", str(model_dir), str(out),
                           "--capacities", "16,8,4,3"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
@@ -43,7 +43,7 @@ def test_a_transformers_model_exports_with_the_documented_command_and_drives_an_
 
 def test_the_exporter_refuses_what_the_runtime_could_not_run(tmp_path):
     model_dir = hf_export.tiny_model(tmp_path / "m")
-    run = subprocess.run([sys.executable, "-m", "evoharness.hf_export", str(model_dir),
+    run = subprocess.run([sys.executable, "-m", "evoharness.lm.hf_export", str(model_dir),
                           str(tmp_path / "x.onnx"), "--capacities", "16,8,4"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "FACTS,STEPS,LESSONS,TOOLS" in run.stderr
@@ -51,7 +51,7 @@ def test_the_exporter_refuses_what_the_runtime_could_not_run(tmp_path):
     cfg = json.loads((model_dir / "tokenizer.json").read_text())
     cfg["decoder"] = {"type": "Fuse"}
     (model_dir / "tokenizer.json").write_text(json.dumps(cfg))
-    run = subprocess.run([sys.executable, "-m", "evoharness.hf_export", str(model_dir),
+    run = subprocess.run([sys.executable, "-m", "evoharness.lm.hf_export", str(model_dir),
                           str(tmp_path / "x.onnx"), "--capacities", "16,8,4,3"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "ByteLevel" in run.stderr

@@ -72,6 +72,10 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from evoharness import lm
+    from evoharness.lm.decoding import choose
+    from evoharness.lm.export import check_export
+    from evoharness.lm.model import Decoder
+    from evoharness.lm.validation import diagnose
 
     out = tmp_path / "tiny.onnx"
     assert lm.main(["--out", str(out), "--rounds", "2", "--round-steps", "4", "--envs", "2",
@@ -83,33 +87,33 @@ def test_the_lm_trainer_exports_a_file_the_library_loads(tmp_path):
     record = json.loads(out.with_suffix(".json").read_text())
     assert len(record["rounds"]) == 2 and record["parameters"] > 0 and record["selected"] == "round1"
     # The export computes what the torch model computes, with and without the cache.
-    model = lm.Decoder(16, 1, 2, 32)
+    model = Decoder(16, 1, 2, 32)
     model.load_state_dict(torch.load(tmp_path / "tiny.rounds" / "round1.pt"))
-    assert lm.check_export(model, out) < 1e-3
+    assert check_export(model, out) < 1e-3
     # The per-decision diagnosis counts every labelled state once in "all", by kind.
-    d = lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=3)
+    d = diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=3)
     assert d["all"]["states"] == 6 and 0 <= d["all"]["agree"] <= 6
     assert sum(v["states"] for k, v in d.items() if k not in ("all", "after an error")) == 6
     # On the model's own trajectories, with the disagreements listed.
-    d = lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=6,
+    d = diagnose(model, "migration", "v1", "lean", 30, range(0, 2), envs=2, steps=6,
                     driver="student", show=3)
     assert d["all"]["states"] == 12 and len(d["examples"]) == min(3, 12 - d["all"]["agree"])
     assert all(e["model"] != e["teacher"] and e["prompt"].endswith("> ") for e in d["examples"])
     with pytest.raises(ValueError):
-        lm.diagnose(model, "migration", "v1", "lean", 30, range(0, 2), driver="nobody")
+        diagnose(model, "migration", "v1", "lean", 30, range(0, 2), driver="nobody")
     # And the student's constrained greedy choice is always a legal template.
     env = VecEnv("migration", 30, 2, organisations=range(0, 2), seed=1)
     lines = [t.encode() for t in suite_layout()["action_texts"]]
     for _ in range(5):
         _, mask = env.observe()
-        picks = lm.choose(model, env.texts(), mask, lines)
+        picks = choose(model, env.texts(), mask, lines)
         assert all(mask[i, picks[i]] == 1 for i in range(env.n))
         env.step(picks)
 
 
 def test_fact_slots_are_shuffled_with_the_action_following_its_fact():
     pytest.importorskip("torch")
-    from evoharness import lm
+    from evoharness.lm.text import permute_facts
 
     prompt = (b"tools 8 budget 656 costs 1 1 1 1 1 0\nlessons 0/4\nplan 0/8\nfacts 3/16\n"
               b"F0 schema = 2 conf 1.00 from event:0 seen 18\n"
@@ -120,7 +124,7 @@ def test_fact_slots_are_shuffled_with_the_action_following_its_fact():
     rng = np.random.default_rng(7)
     moved = set()
     for _ in range(30):
-        p, a = lm.permute_facts(prompt, b"act 2 F2\n", rng)
+        p, a = permute_facts(prompt, b"act 2 F2\n", rng)
         facts = [l for l in p.split(b"\n") if l[:1] == b"F"]
         # The same facts, numbered 0, 1, 2 in order, and every other line where it was.
         assert [l.split(b" ", 1)[0] for l in facts] == [b"F0", b"F1", b"F2"]
@@ -135,21 +139,24 @@ def test_fact_slots_are_shuffled_with_the_action_following_its_fact():
         moved.add(slot)
     assert moved == {b"F0", b"F1", b"F2"}
     # An action on no fact is unchanged; a prompt with one fact is left as it is.
-    assert lm.permute_facts(prompt, b"act 0\n", rng)[1] == b"act 0\n"
+    assert permute_facts(prompt, b"act 0\n", rng)[1] == b"act 0\n"
     one = prompt.replace(b"F1 code", b"G1 code").replace(b"F2 batch", b"G2 batch")
-    assert lm.permute_facts(one, b"act 2 F0\n", rng) == (one, b"act 2 F0\n")
+    assert permute_facts(one, b"act 2 F0\n", rng) == (one, b"act 2 F0\n")
 
 
 def test_grpo_samples_under_the_grammar_and_learns_from_what_it_sampled(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from evoharness import lm
+    from evoharness.lm.grpo import line_logps, line_terms, rl_rollouts
+    from evoharness.lm.model import Decoder
+    from evoharness.train.grpo import update
 
     torch.manual_seed(0)
-    model = lm.Decoder(16, 1, 2, 32)
+    model = Decoder(16, 1, 2, 32)
     lines = [t.encode() for t in suite_layout()["action_texts"]]
     rng = np.random.default_rng(0)
-    traj, finished = lm.rl_rollouts(model, "migration", "v1", 30, range(0, 2), 5, 1, 2, lines, rng)
+    traj, finished = rl_rollouts(model, "migration", "v1", 30, range(0, 2), 5, 1, 2, lines, rng)
     # One episode per environment, every decision a legal line of its state.
     assert len(traj) == 2 and all(f is not None and f["steps"] == len(t)
                                   for t, f in zip(traj, finished))
@@ -159,17 +166,17 @@ def test_grpo_samples_under_the_grammar_and_learns_from_what_it_sampled(tmp_path
         assert all(b in a for b, a in zip(line, allowed)) and lp <= 0
     # The learner's log-probability of each sampled line is the sampler's.
     with torch.no_grad():
-        per_line, lp_all, mask = lm.line_logps(model, decisions)
+        per_line, lp_all, mask = line_logps(model, decisions)
     assert np.allclose(per_line.numpy(), [d[3] for d in decisions], atol=1e-4)
     assert torch.isinf(lp_all[~mask]).all() and torch.isfinite(lp_all[mask]).all()
     # An update towards lines with a positive advantage makes them likelier, the KL finite.
-    ref = lm.Decoder(16, 1, 2, 32)
+    ref = Decoder(16, 1, 2, 32)
     ref.load_state_dict(model.state_dict())
     batch = [(p, a, l, lp, 1.0) for p, a, l, lp in decisions]
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
-    kl = lm.grpo_update(model, ref, opt, batch, 2, 8, 0.05, rng)
+    kl = update(model, opt, len(batch), line_terms(model, ref, batch), 2, 8, 0.05, rng)
     with torch.no_grad():
-        after = lm.line_logps(model, decisions)[0]
+        after = line_logps(model, decisions)[0]
     assert np.isfinite(kl) and float(after.sum()) > float(per_line.sum())
     # The trainer runs the stage from a round's weights and keeps the better candidate.
     torch.save(ref.state_dict(), tmp_path / "init.pt")

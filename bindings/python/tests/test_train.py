@@ -16,8 +16,25 @@ pytest.importorskip("onnxruntime")
 import sys  # noqa: E402
 
 import evoharness  # noqa: E402
-from evoharness import demos, evaluate, record, train, training  # noqa: E402
+from evoharness import demos, evaluate, record, train  # noqa: E402
 from evoharness.agent import episode_reward  # noqa: E402
+from evoharness.spec import load_object  # noqa: E402
+from evoharness.train import cli  # noqa: E402
+from evoharness.train import rollouts as rollouts_module  # noqa: E402
+from evoharness.train import sources as sources_module  # noqa: E402
+from evoharness.train.export import load_weights  # noqa: E402
+from evoharness.train.grpo import group_advantages, sample  # noqa: E402
+from evoharness.train.imitation import Buffer, dagger, dagger_lr  # noqa: E402
+from evoharness.train.layout import feature_offset, harness_templates, template_kinds  # noqa: E402
+from evoharness.train.net import Net, staleness_scale, tensor  # noqa: E402
+from evoharness.train.ppo import flip_kind, gae  # noqa: E402
+from evoharness.train.rollouts import Branches, alternatives, rollout_update, rollouts  # noqa: E402
+from evoharness.train.seeds import CHECK_SEED, VALID_SEED  # noqa: E402
+from evoharness.train.selection import choose, select  # noqa: E402
+from evoharness.train.sources import (SuiteSource, WorldSource, first_episodes,  # noqa: E402
+                                      suite_policy, warm_up)
+from evoharness.train.units import unit_slices  # noqa: E402
+from evoharness.world import world_settings  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # worlds.tickets, for picky_teacher
@@ -57,13 +74,13 @@ def test_smoke_training_writes_a_policy_the_library_loads_and_its_record(tmp_pat
     rows = [json.loads(x) for x in (tmp_path / "smoke.train.jsonl").read_text().splitlines()]
     assert rows[0]["event"] == "start" and rows[-1]["event"] == "done"
     # The CPU, on which bit-for-bit repetition depends: torch's kernels named.
-    assert "torch kernels " in rows[0]["cpu"] and rows[0]["cpu"] == train.cpu()
+    assert "torch kernels " in rows[0]["cpu"] and rows[0]["cpu"] == cli.cpu()
     assert any(r.get("stage") == 1 for r in rows) and any(r.get("stage") == 2 for r in rows)
     assert rows[-1]["load_check"].startswith("ok")
     assert (tmp_path / "smoke.training.svg").read_text().startswith("<svg")
     record = json.loads((tmp_path / "smoke.json").read_text())
     assert record["tools"] == ["next_ticket", "answer", "escalate", "pause"]
-    assert record["versions"]["cpu"] == train.cpu()
+    assert record["versions"]["cpu"] == cli.cpu()
     assert record["command"].endswith(f"--out {out} --smoke --quiet --eval-seeds 1000000..1000010")
     assert record["held_out"]["episodes"] == 10 and record["held_out"]["via"] == "agent"
     r = run_json(capsys, ["--world", WORLD, "--agent", f"policy:{out}", "--seeds", SEEDS])
@@ -119,8 +136,8 @@ def test_a_trained_policy_solves_held_out_tickets_through_the_embedded_agent(tra
 
 
 def test_the_embedded_agent_and_the_environment_play_the_same_episodes(trained):
-    factory = training.load_object(WORLD)
-    settings = training.world_settings(factory)
+    factory = load_object(WORLD)
+    settings = world_settings(factory)
     seeds = range(1_000_000, 1_000_030)
     a = evaluate.policy_agent(trained, factory, settings, seeds)
     e = evaluate.policy_env(trained, factory, settings, seeds)
@@ -140,9 +157,9 @@ def test_episode_reward_matches_the_library_on_failures_and_violations():
 
 def test_demonstrations_round_trip_and_train(tmp_path):
     path = tmp_path / "demos.jsonl"
-    factory = training.load_object(WORLD)
-    settings = training.world_settings(factory)
-    stats = demos.record(factory, training.load_object(TEACHER), range(5), path, settings)
+    factory = load_object(WORLD)
+    settings = world_settings(factory)
+    stats = demos.record(factory, load_object(TEACHER), range(5), path, settings)
     assert all(s["success"] for s in stats)
     eps = demos.load(path)
     assert [e["seed"] for e in eps] == list(range(5))
@@ -169,9 +186,9 @@ def test_the_record_command_writes_demonstrations_that_load(tmp_path, capsys):
 
 def test_a_demonstration_that_is_not_the_worlds_is_refused_naming_its_line(tmp_path):
     path = tmp_path / "demos.jsonl"
-    factory = training.load_object(WORLD)
-    settings = training.world_settings(factory)
-    demos.record(factory, training.load_object(TEACHER), range(2), path, settings)
+    factory = load_object(WORLD)
+    settings = world_settings(factory)
+    demos.record(factory, load_object(TEACHER), range(2), path, settings)
     lines = path.read_text().splitlines()
     step = json.loads(lines[2])
     step["event"]["fields"]["ticket"] = 1  # the world showed another ticket
@@ -205,8 +222,8 @@ def test_a_teacher_of_three_parameters_sees_what_was_tracked():
             return ("track", "ticket")
         return ("call", "next_ticket") if "ticket" not in event.fields else ("finish", False)
 
-    factory = training.load_object(WORLD)
-    with VecEnv.from_worlds(factory, 1, **training.world_settings(factory)) as env:
+    factory = load_object(WORLD)
+    with VecEnv.from_worlds(factory, 1, **world_settings(factory)) as env:
         for _ in range(4):
             env.step(env.teacher_actions(teacher))
         assert seen[-1] == {} and env.tracked[0] == {}  # finished: a new episode, nothing kept
@@ -272,12 +289,12 @@ def test_a_harness_cost_favours_the_group_member_with_fewer_harness_actions():
     group where nobody succeeded still sits out."""
     ep = [{"reward": 1.3, "success": True, "harness_actions": h} for h in (40, 10)]
     traj = [[(np.zeros(2), np.ones(2), 0, 0.0)], [(np.zeros(2), np.ones(2), 1, 0.0)]]
-    plain = training.group_advantages(traj, ep, 2)
+    plain = group_advantages(traj, ep, 2)
     assert [b[4] for b in plain] == [0.0, 0.0]
-    costly = training.group_advantages(traj, ep, 2, harness_cost=0.001)
+    costly = group_advantages(traj, ep, 2, harness_cost=0.001)
     assert costly[0][4] < 0 < costly[1][4]
     failed = [dict(e, success=False) for e in ep]
-    assert training.group_advantages(traj, failed, 2, harness_cost=0.001) == []
+    assert group_advantages(traj, failed, 2, harness_cost=0.001) == []
 
 
 def test_the_suite_trains_through_the_same_command(tmp_path, capsys):
@@ -345,36 +362,36 @@ def test_a_structured_v2_policy_trains_exports_and_loads(tmp_path):
 def test_v2_validation_counts_an_episode_after_the_store_warmed_up():
     """v2 agents keep an experience store across episodes: validation counts each environment's
     fourth episode (a first one never reaches a full working set), v1 still its first."""
-    v2 = training.SuiteSource(["records"], 80, "lean", scenario="v2")
-    v1 = training.SuiteSource(["records"], 80, "lean")
+    v2 = SuiteSource(["records"], 80, "lean", scenario="v2")
+    v1 = SuiteSource(["records"], 80, "lean")
     assert (v2.warmup, v1.warmup, v2.settings["scenario"]) == (3, 0, "v2")
     with pytest.raises(ValueError, match="scenarios"):
-        training.SuiteSource(["records"], 80, "lean", scenario="v9")
+        SuiteSource(["records"], 80, "lean", scenario="v9")
     counted = []
 
     def lean(env):
         counted.append([env.episodes(i) for i in range(env.n)])
         return env.teacher_actions("lean")
 
-    rows = training.first_episodes(v2, "records", lean, seed=11, episodes=3)
+    rows = first_episodes(v2, "records", lean, seed=11, episodes=3)
     assert len(rows) == 3 and all(r["success"] for r in rows)
     # Every environment finished four episodes before the last step.
     assert min(counted[-1]) >= 3
     counted.clear()
-    training.first_episodes(v1, "records", lean, seed=11, episodes=3)
+    first_episodes(v1, "records", lean, seed=11, episodes=3)
     assert max(counted[-1]) <= 1
 
 
 def test_grpo_warms_v2_groups_up_with_the_teacher():
     """In v2, GRPO learns from an episode of agents whose store is at work: the teacher drives
     each environment's first episodes; a group's members stay in step through them."""
-    src = training.SuiteSource(["migration"], 60, "lean", scenario="v2")
+    src = SuiteSource(["migration"], 60, "lean", scenario="v2")
     env = src.envs("migration", 4, seed=5, group=2)
     try:
         poor = np.zeros(env.n, np.uint32)  # template 0: not what the teacher does
         warm = [None] * env.n  # each environment's last warm-up episode
         while True:
-            acts, warming = training.warm_up(src, env, poor)
+            acts, warming = warm_up(src, env, poor)
             for i in np.flatnonzero(~warming):
                 warm[i] = warm[i] or env.last_episode(int(i))
             if not warming.any():
@@ -387,8 +404,8 @@ def test_grpo_warms_v2_groups_up_with_the_teacher():
         assert all(w is not None and w["success"] for w in warm)
         assert all(env.episodes(i) >= 3 for i in range(env.n))
         # v1 sources have no warm-up.
-        v1 = training.SuiteSource(["migration"], 60, "lean")
-        acts, warming = training.warm_up(v1, env, poor)
+        v1 = SuiteSource(["migration"], 60, "lean")
+        acts, warming = warm_up(v1, env, poor)
         assert not warming.any() and (acts == poor).all()
     finally:
         env.close()
@@ -397,26 +414,26 @@ def test_grpo_warms_v2_groups_up_with_the_teacher():
 def test_branch_points_try_the_policys_choice_first_then_other_kinds():
     lay = {"templates": [["finish", -1], ["act", 0], ["act", 0], ["act", 1], ["track", -1],
                          ["track", -1]]}
-    kinds = training.template_kinds(lay)
+    kinds = template_kinds(lay)
     assert list(kinds) == [0, 1, 1, 2, 3, 3]
     logits = np.array([0.0, 7.0, 6.0, 1.0, 9.0, 8.0])
     mask = np.ones(6, np.uint8)
     # Greedy (a track), then the likeliest of each other kind (tool 0, tool 1, finish), then
     # the likeliest left (the other track).
-    act, tried = training.alternatives(logits, mask, 5, kinds)
+    act, tried = alternatives(logits, mask, 5, kinds)
     assert list(act) == [4, 1, 3, 0, 5] and tried.all()
-    act, _ = training.alternatives(logits, mask, 3, kinds)
+    act, _ = alternatives(logits, mask, 3, kinds)
     assert list(act) == [4, 1, 3]
     # At a harness step (a track), with the harness templates named: no other harness action.
-    harness = training.harness_templates(lay)
+    harness = harness_templates(lay)
     assert list(harness) == [False, False, False, False, True, True]
-    act, tried = training.alternatives(logits, mask, 5, kinds, harness)
+    act, tried = alternatives(logits, mask, 5, kinds, harness)
     assert list(act) == [4, 1, 3, 0, 2] and tried.all()
     # Only legal templates; slots left over repeat the greedy one, marked untried.
-    act, tried = training.alternatives(logits, np.array([0, 0, 1, 0, 0, 1]), 4, kinds)
+    act, tried = alternatives(logits, np.array([0, 0, 1, 0, 0, 1]), 4, kinds)
     assert list(act) == [5, 2, 5, 5] and list(tried) == [True, True, False, False]
 
-    ring = training.Branches(4, 3, 6, 3)
+    ring = Branches(4, 3, 6, 3)
     ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [1.0, 2.0, 3.0], [True, True, True])
     ring.add(np.zeros(3), np.ones(6), [0, 1, 0], [5.0, 5.0, 9.0], [True, True, False])
     ring.add(np.zeros(3), np.ones(6), [0, 1, 2], [4.0, 1.0, 4.0], [True, True, True])
@@ -432,13 +449,13 @@ def test_branch_points_try_the_policys_choice_first_then_other_kinds():
 def test_a_rollout_update_moves_the_policy_towards_the_template_that_did_better():
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
-    net = training.Net(3, 6, 16)
+    net = Net(3, 6, 16)
     obs = np.array([0.5, -1.0, 2.0], np.float32)
     with torch.no_grad():
-        before = torch.log_softmax(net(training.tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
+        before = torch.log_softmax(net(tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
     greedy = int(before.argmax())
     other = (greedy + 1) % 6
-    ring = training.Branches(8, 3, 6, 2)
+    ring = Branches(8, 3, 6, 2)
     for _ in range(8):  # the policy's own choice did worse than the other template
         ring.add(obs, np.ones(6), [greedy, other], [1.0, 1.5], [True, True])
 
@@ -446,9 +463,9 @@ def test_a_rollout_update_moves_the_policy_towards_the_template_that_did_better(
         rl_epochs, rl_batch, batch, kl = 30, 8, 8, 0.01
 
     opt = torch.optim.Adam(net.parameters(), lr=1e-2)
-    training.rollout_update(net, opt, ring, Args, np.random.default_rng(0))
+    rollout_update(net, opt, ring, Args, np.random.default_rng(0))
     with torch.no_grad():
-        after = torch.log_softmax(net(training.tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
+        after = torch.log_softmax(net(tensor(obs[None]), torch.ones(1, 6))[0], -1)[0]
     assert after[other] > before[other] and after[greedy] < before[greedy]
     assert int(after.argmax()) == other
 
@@ -474,7 +491,7 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
     # What the measurement scripts load: the same logits as the file under ONNX Runtime.
     import onnxruntime
     import torch
-    src, net = training.suite_policy(out, "migration", 40, "v2", hidden=32)
+    src, net = suite_policy(out, "migration", 40, "v2", hidden=32)
     env = src.envs("migration", 1, 7)
     try:
         obs, mask = env.obs[:1].astype(np.float32), env.mask[:1].astype(np.float32)
@@ -501,8 +518,8 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
 
 def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monkeypatch):
     torch = pytest.importorskip("torch")
-    src = training.SuiteSource(["migration"], 40, "lean", scenario="v2")
-    net = training.Net(src.layout["obs_len"], src.layout["actions"], 32)
+    src = SuiteSource(["migration"], 40, "lean", scenario="v2")
+    net = Net(src.layout["obs_len"], src.layout["actions"], 32)
     start = {k: t.clone() for k, t in net.state_dict().items()}
 
     seen = []  # whether each update starts from the weights as they were at first
@@ -527,16 +544,17 @@ def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monk
     def unit(source, kind, choose, n, seed, split, offset):  # validation runs in units
         return episodes(source, kind, choose, seed, n, split)
 
-    monkeypatch.setattr(training, "rollout_update", ruin)
-    monkeypatch.setattr(training, "first_episodes", episodes)
-    monkeypatch.setattr(training, "episodes_unit", unit)
+    # Where each is looked up: the rollouts' own module, and validation's.
+    monkeypatch.setattr(rollouts_module, "rollout_update", ruin)
+    monkeypatch.setattr(rollouts_module, "first_episodes", episodes)
+    monkeypatch.setattr(sources_module, "episodes_unit", unit)
     rows = []
 
     class Args:
         branches, groups, rl_states, rl_iters, rl_lr, rollout_episodes = 2, 2, 4, 3, 1e-4, 1
         valid_episodes = 4
 
-    training.rollouts(net, src, Args, lambda **r: rows.append(r), 1e18, None,
+    rollouts(net, src, Args, lambda **r: rows.append(r), 1e18, None,
                       np.random.default_rng(0))
     assert [r["accepted"] for r in rows] == [False, False, True]
     assert [r["lr"] for r in rows] == [1e-4, 5e-5, 2.5e-5]
@@ -545,16 +563,16 @@ def test_a_rollout_update_that_loses_reward_on_the_check_episodes_is_undone(monk
     assert seen == [True, True, True]
     assert [r["check_reward"] for r in rows] == [0.99, 0.99, 1.0]
     assert all((t == 0).all() for t in net.state_dict().values())
-    assert checked[0] == (training.CHECK_SEED, "train")
-    assert (training.VALID_SEED, "valid") in checked
+    assert checked[0] == (CHECK_SEED, "train")
+    assert (VALID_SEED, "valid") in checked
 
 
 def test_dagger_learning_rate_is_constant_or_decays_from_lr_to_lr_final():
     import types
     args = types.SimpleNamespace(lr=1e-3, rounds=28)
-    assert [training.dagger_lr(args, r) for r in (0, 13, 27)] == [1e-3] * 3
+    assert [dagger_lr(args, r) for r in (0, 13, 27)] == [1e-3] * 3
     args.lr_final = 1e-4
-    rates = [training.dagger_lr(args, r) for r in range(30)]
+    rates = [dagger_lr(args, r) for r in range(30)]
     assert rates[0] == 1e-3 and abs(rates[27] - 1e-4) < 1e-12
     assert all(a > b for a, b in zip(rates[:27], rates[1:28])), "it decays every round"
     assert rates[28] == rates[29] == rates[27], "rounds past the last keep the last rate"
@@ -580,9 +598,9 @@ def test_model_selection_keeps_only_the_checkpoints_it_could_still_choose():
         cands = [(float(rng.integers(0, 5)) / 4, float(rng.integers(0, 6)) / 5) for _ in range(n)]
         best = None
         for i, (s, r) in enumerate(cands):
-            best = training.select(best, {"success_rate": s, "mean_reward": r,
+            best = select(best, {"success_rate": s, "mean_reward": r,
                                           "mean_harness_actions": 0.0}, net, ("it", i))
-        assert training.choose(best)["tag"] == ("it", unpruned(cands)), cands
+        assert choose(best)["tag"] == ("it", unpruned(cands)), cands
         # What is kept is the front: no kept checkpoint is matched by a later kept one.
         kept = best["all"]
         assert all(not (a["success"] <= b["success"] and a["reward"] <= b["reward"])
@@ -590,7 +608,7 @@ def test_model_selection_keeps_only_the_checkpoints_it_could_still_choose():
     # A run that only improves keeps one checkpoint.
     best = None
     for i in range(50):
-        best = training.select(best, {"success_rate": 1.0, "mean_reward": i / 50,
+        best = select(best, {"success_rate": 1.0, "mean_reward": i / 50,
                                       "mean_harness_actions": 0.0}, net, ("it", i))
     assert [c["tag"] for c in best["all"]] == [("it", 49)]
 
@@ -613,7 +631,7 @@ def test_grpo_samples_legal_templates_from_the_policys_softmax():
     counts = np.zeros_like(want)
     for _ in range(draws // 100):
         for _ in range(100):
-            a, logp = training.sample(logits, mask, rng)
+            a, logp = sample(logits, mask, rng)
             counts[np.arange(4), a] += 1
             assert np.allclose(logp, np.log(want[np.arange(4), a]), atol=1e-5)
     assert counts[mask == 0].sum() == 0
@@ -629,7 +647,7 @@ def test_gae_on_a_sequence_worked_out_by_hand():
     rewards = np.array([[1.0, 0.5], [0.0, -1.0], [2.0, 0.25]])
     values = np.array([[0.5, 1.0], [1.0, 2.0], [0.0, 0.5]])
     dones = np.array([[0, 1], [0, 0], [1, 0]])
-    adv, ret = training.gae(rewards, values, dones, np.array([9.0, 4.0]), 0.9, 0.5)
+    adv, ret = gae(rewards, values, dones, np.array([9.0, 4.0]), 0.9, 0.5)
     # First: delta_2 = 2, delta_1 = 0 + 0.9 * 0 - 1 = -1, delta_0 = 1 + 0.9 * 1 - 0.5 = 1.4;
     # A_2 = 2, A_1 = -1 + 0.45 * 2 = -0.1, A_0 = 1.4 + 0.45 * -0.1 = 1.355.
     # Second: delta_2 = 0.25 + 0.9 * 4 - 0.5 = 3.35, delta_1 = -1 + 0.9 * 0.5 - 2 = -2.55,
@@ -638,7 +656,7 @@ def test_gae_on_a_sequence_worked_out_by_hand():
     assert adv[:, 1] == pytest.approx([-0.5, -1.0425, 3.35])
     assert ret == pytest.approx(adv + values)
     # Lambda 1 and gamma 1: the return to the end of the episode (or to the bootstrap).
-    adv, ret = training.gae(rewards[:, 1], values[:, 1], dones[:, 1], 4.0, 1.0, 1.0)
+    adv, ret = gae(rewards[:, 1], values[:, 1], dones[:, 1], 4.0, 1.0, 1.0)
     assert ret == pytest.approx([0.5, -1.0 + 0.25 + 4.0, 0.25 + 4.0])
 
 
@@ -648,13 +666,13 @@ def test_flip_kind_takes_the_likeliest_template_across_the_harness_line():
     mask = np.array([[1, 1, 1, 1], [1, 1, 0, 1], [0, 0, 1, 1]], np.uint8)
     greedy = np.array([2, 0, 2])
     a0, lp0 = np.array([3, 1, 3]), np.zeros(3)
-    a, lp = training.flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([True, True, True]))
+    a, lp = flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([True, True, True]))
     # A world action for a harness choice, a legal harness action for a world one; none legal
     # across the line: as sampled.
     assert list(a) == [1, 3, 3]
     full = np.log(np.exp([0.0, 1.0, 5.0, 4.0]) / np.exp([0.0, 1.0, 5.0, 4.0]).sum())
     assert lp[0] == pytest.approx(full[1], abs=1e-5)
-    a, _ = training.flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([False, True, False]))
+    a, _ = flip_kind(logits, mask, greedy, a0, lp0, harness, np.array([False, True, False]))
     assert list(a) == [3, 3, 3]
 
 
@@ -695,8 +713,8 @@ def tracking_teacher(world, event, tracked):
 def test_skip_labels_are_what_the_teacher_does_once_told_its_tracks_were_done():
     from evoharness import VecEnv
 
-    factory = training.load_object(WORLD)
-    source = training.WorldSource(factory, training.world_settings(factory), tracking_teacher)
+    factory = load_object(WORLD)
+    source = WorldSource(factory, world_settings(factory), tracking_teacher)
     with VecEnv.from_worlds(factory, 2, seed=7, **source.settings) as env:
         t = env.templates
         # The first event, {shift}: the teacher tracks it; skipped, it asks for the next ticket.
@@ -710,7 +728,7 @@ def test_skip_labels_are_what_the_teacher_does_once_told_its_tracks_were_done():
         labels, _ = source.labels(env)
         assert list(labels) == [t.track(0)] * 2
         alt = source.skip_labels(env)
-        want = [env.intent_template(i, training.load_object(TEACHER)(None, env.last_event(i)))
+        want = [env.intent_template(i, load_object(TEACHER)(None, env.last_event(i)))
                 for i in range(2)]
         assert list(alt) == want and all(a not in (t.track(0), t.track(1)) for a in alt)
         # Once it has tracked both, it does not track: no skip label there.
@@ -719,7 +737,7 @@ def test_skip_labels_are_what_the_teacher_does_once_told_its_tracks_were_done():
         assert all(set(x) == {"ticket", "prio"} for x in env.tracked)
         assert list(source.skip_labels(env)) == [-1, -1]
     # A teacher of two parameters cannot be told what was tracked: no skip labels at all.
-    plain = training.WorldSource(factory, source.settings, training.load_object(TEACHER))
+    plain = WorldSource(factory, source.settings, load_object(TEACHER))
     with VecEnv.from_worlds(factory, 2, seed=7, **source.settings) as env:
         assert list(plain.skip_labels(env)) == [-1, -1]
 
@@ -732,15 +750,15 @@ def skip_probability(skip_label: float) -> float:
     import torch
 
     torch.manual_seed(0)
-    factory = training.load_object(WORLD)
-    source = training.WorldSource(factory, training.world_settings(factory), tracking_teacher)
+    factory = load_object(WORLD)
+    source = WorldSource(factory, world_settings(factory), tracking_teacher)
     lay = source.layout
-    net = training.Net(lay["obs_len"], lay["actions"], 64)
+    net = Net(lay["obs_len"], lay["actions"], 64)
     args = argparse.Namespace(lr=1e-3, envs=16, rounds=4, round_steps=40, epochs=4, batch=256,
                               valid_episodes=8, skip_harness=0.3, skip_label=skip_label)
-    buf = training.Buffer(50_000, lay["obs_len"], lay["actions"])
+    buf = Buffer(50_000, lay["obs_len"], lay["actions"])
     rows = []
-    training.dagger(net, source, args, lambda **r: rows.append(r), float("inf"), buf,
+    dagger(net, source, args, lambda **r: rows.append(r), float("inf"), buf,
                     np.random.default_rng(0))
     assert sum(r.get("skipped", 0) for r in rows) > 0
     assert (sum(r.get("skip_labelled", 0) for r in rows) > 0) == (skip_label > 0)
@@ -751,7 +769,7 @@ def skip_probability(skip_label: float) -> float:
             labels, _ = source.labels(env)
             alt = source.skip_labels(env)
             with torch.no_grad():
-                probs = torch.softmax(net(training.tensor(env.obs), training.tensor(env.mask))[0], -1)
+                probs = torch.softmax(net(tensor(env.obs), tensor(env.mask))[0], -1)
             p += [float(probs[i, alt[i]]) for i in np.flatnonzero((alt >= 0) & (labels >= 0))]
             # The teacher's own episodes; where a full Belief refuses its track, the policy's.
             env.step(np.where(labels >= 0, labels, probs.argmax(-1).numpy()).astype(np.uint32))
@@ -774,15 +792,15 @@ def test_v3_training_moves_through_many_deployments_and_sees_staleness_in_units(
     moved on by the seed (the mapping from card to behaviour needs many), and its network
     scales Belief facts' staleness so that a fresh fact and a one-step-old one differ by a
     unit; the scale travels in the exported file and back into --init."""
-    src = training.SuiteSource(["migration"], 50, "retuned", scenario="v3")
+    src = SuiteSource(["migration"], 50, "retuned", scenario="v3")
     a, b = src.envs("migration", 4, 0), src.envs("migration", 4, 4)
     assert a.organisations == range(0, 4) and b.organisations == range(4, 8)
     v = src.envs("migration", 4, 123, split="valid")
-    assert v.organisations == training.SuiteSource.ORGANISATIONS_V3["valid"]
+    assert v.organisations == SuiteSource.ORGANISATIONS_V3["valid"]
     for e in (a, b, v):
         e.close()
-    scale = training.staleness_scale(src.layout)
-    at = training.feature_offset(src.layout, "facts", "staleness")  # its first row
+    scale = staleness_scale(src.layout)
+    at = feature_offset(src.layout, "facts", "staleness")  # its first row
     facts = next(s for s in src.layout["segments"] if s["name"] == "facts")
     assert scale[at] == 32.0 and scale[at + facts["width"]] == 32.0
     assert int((scale != 1.0).sum()) == facts["rows"]
@@ -796,21 +814,21 @@ def test_v3_training_moves_through_many_deployments_and_sees_staleness_in_units(
     labelled = 4 * 20  # smoke: 4 environments, 20 steps a round
     wrong = round(labelled * (1 - first["agreement"]))
     assert wrong > 0 and first["samples"] == labelled + 2 * wrong
-    net = training.Net(src.layout["obs_len"], src.layout["actions"], 32, scale)  # --smoke: 32
-    training.load_weights(net, out)
+    net = Net(src.layout["obs_len"], src.layout["actions"], 32, scale)  # --smoke: 32
+    load_weights(net, out)
     assert np.array_equal(net.scale.numpy(), scale)
-    plain = training.Net(src.layout["obs_len"], src.layout["actions"], 128)
+    plain = Net(src.layout["obs_len"], src.layout["actions"], 128)
     assert plain.scale is None and "scale" not in plain.state_dict()
 
 
 def test_units_split_whole_groups_and_one_unit_is_the_whole_set():
-    assert training.unit_slices(32, 4, 0) == [(0, 32)]
-    assert training.unit_slices(32, 4, 64) == [(0, 32)]
-    assert training.unit_slices(32, 4, 10) == [(0, 8), (8, 8), (16, 8), (24, 8)]
-    assert training.unit_slices(10, 1, 4) == [(0, 4), (4, 4), (8, 2)]
-    assert training.unit_slices(12, 4, 3) == [(0, 4), (4, 4), (8, 4)]  # at least a group
+    assert unit_slices(32, 4, 0) == [(0, 32)]
+    assert unit_slices(32, 4, 64) == [(0, 32)]
+    assert unit_slices(32, 4, 10) == [(0, 8), (8, 8), (16, 8), (24, 8)]
+    assert unit_slices(10, 1, 4) == [(0, 4), (4, 4), (8, 2)]
+    assert unit_slices(12, 4, 3) == [(0, 4), (4, 4), (8, 4)]  # at least a group
     # A suite unit runs the organisations its groups would in the whole set.
-    src = training.SuiteSource(["records"], 50, "lean")
+    src = SuiteSource(["records"], 50, "lean")
     whole, part = src.envs("records", 8, 0, split="valid"), src.envs("records", 4, 4, split="valid",
                                                                       offset=20)
     try:
@@ -842,3 +860,4 @@ def test_training_on_ray_workers_gives_the_policy_of_one_process(tmp_path):
     assert ray[1] == here[1]
     assert ray[0] == here[0]
     assert other[0] != here[0]
+

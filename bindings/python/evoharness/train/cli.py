@@ -5,7 +5,7 @@
     python -m evoharness.train --suite TASK[,TASK...] --teacher lean|oracle|static|static-lean|tuned|fixed-best|retuned|regional --out POLICY.onnx ...
 
 ``--ray auto|HOST:PORT|local --workers N`` runs the rollouts (DAgger's, GRPO's, validation's) on
-Ray workers and keeps the learner here (:mod:`evoharness.distributed`); they run in units of
+Ray workers and keeps the learner here (:mod:`evoharness.train.distributed`); they run in units of
 ``--unit-envs`` environments (default 16 with ``--ray``, else one unit per kind), and the same
 seeds and ``--unit-envs`` give the same policy on any number of workers or in one process.
 
@@ -193,8 +193,9 @@ def main(argv=None) -> int:
               "pip install -r examples/train/requirements.txt)",
               file=sys.stderr)
         return 2
-    from . import training as T
-    from .world import WorldError
+    from ..spec import load_object
+    from ..world import WorldError, world_settings
+    from .sources import SuiteSource, WorldSource
 
     try:
         if args.rl == "rollouts" and not args.suite:
@@ -234,15 +235,15 @@ def main(argv=None) -> int:
                 also = [int(h) for h in args.also_horizons.split(",") if h]
             except ValueError:
                 raise ValueError(f"--also-horizons {args.also_horizons!r}: give H[,H...]") from None
-            source = T.SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also,
-                                   args.scenario, layout_version=args.layout_version)
+            source = SuiteSource(args.suite.split(","), args.horizon or 250, args.teacher, also,
+                                 args.scenario, layout_version=args.layout_version)
         else:
-            factory = T.load_object(args.world, "--world")
-            teacher = T.load_object(args.teacher, "--teacher") if args.teacher else None
-            source = T.WorldSource(factory, T.world_settings(factory, args.horizon), teacher,
-                                   layout_version=args.layout_version)
+            factory = load_object(args.world, "--world")
+            teacher = load_object(args.teacher, "--teacher") if args.teacher else None
+            source = WorldSource(factory, world_settings(factory, args.horizon), teacher,
+                                 layout_version=args.layout_version)
         if args.eval_seeds:
-            from .evaluate import parse_seeds
+            from ..evaluate import parse_seeds
 
             parse_seeds(args.eval_seeds)  # a mistake is told before training, not after
         return run(args, source)
@@ -254,8 +255,9 @@ def main(argv=None) -> int:
 def run(args, source) -> int:
     import torch
 
-    from . import training as T
     from .distributed import pool as make_pool
+    from .log import Log
+    from .net import Net, staleness_scale
 
     torch.manual_seed(args.seed)
     # One thread: on a busy 2-core machine a second one makes small matrix products 100x
@@ -265,7 +267,7 @@ def run(args, source) -> int:
     out = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     stem = out.name[:-5] if out.name.endswith(".onnx") else out.name
-    log = T.Log(out.parent / f"{stem}.train.jsonl", quiet=args.quiet)
+    log = Log(out.parent / f"{stem}.train.jsonl", quiet=args.quiet)
     lay, tools, settings = source.layout, source.tools, source.settings
     world = args.world or f"suite:{args.suite}"
     log(event="start", world=world, source=args.teacher or str(args.demos),
@@ -273,8 +275,8 @@ def run(args, source) -> int:
         cpu=cpu(), args={k: str(v) for k, v in vars(args).items() if k != "argv"})
     unit = args.unit_staleness == "on" or (
         args.unit_staleness == "auto" and args.suite and args.scenario == "v3")
-    scale = T.staleness_scale(lay) if unit else None
-    net = T.Net(lay["obs_len"], lay["actions"], args.hidden, scale)
+    scale = staleness_scale(lay) if unit else None
+    net = Net(lay["obs_len"], lay["actions"], args.hidden, scale)
     pool = make_pool(args, source, (lay["obs_len"], lay["actions"], args.hidden, scale))
     try:
         return train(args, source, log, net, pool, rng)
@@ -285,8 +287,16 @@ def run(args, source) -> int:
 def train(args, source, log, net, pool, rng) -> int:
     import torch
 
-    from . import demos as D
-    from . import training as T
+    from .. import demos as D
+    from .export import export_onnx, load_weights
+    from .grpo import grpo
+    from .imitation import Buffer, dagger, dagger_lr, fit
+    from .log import plot
+    from .ppo import ppo
+    from .rollouts import rollouts
+    from .seeds import VALID_SEED
+    from .selection import choose, select
+    from .sources import valid_fields, validate
 
     out, lay, tools, settings = args.out, source.layout, source.tools, source.settings
     stem = out.name[:-5] if out.name.endswith(".onnx") else out.name
@@ -294,15 +304,15 @@ def train(args, source, log, net, pool, rng) -> int:
     t0 = time.time()
     deadline1 = t0 + 60 * args.minutes * 0.5
     deadline2 = t0 + 60 * args.minutes
-    buf = T.Buffer(args.buffer, lay["obs_len"], lay["actions"])
+    buf = Buffer(args.buffer, lay["obs_len"], lay["actions"])
     best = None
     if args.init:
-        T.load_weights(net, args.init)
-        v = T.validate(net, source, T.VALID_SEED, args.valid_episodes, pool)
-        log(event="init", policy=str(args.init), **T.valid_fields(v))
-        best = T.select(None, v, net, ("init", 0))
+        load_weights(net, args.init)
+        v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
+        log(event="init", policy=str(args.init), **valid_fields(v))
+        best = select(None, v, net, ("init", 0))
     if args.teacher and args.rounds > 0:
-        b1 = T.dagger(net, source, args, log, deadline1, buf, rng, pool)
+        b1 = dagger(net, source, args, log, deadline1, buf, rng, pool)
         best = b1 if best is None else {"all": best["all"] + b1["all"]}
     elif args.demos:
         episodes = D.load(args.demos)
@@ -314,11 +324,11 @@ def train(args, source, log, net, pool, rng) -> int:
         opt = torch.optim.Adam(net.parameters(), lr=args.lr)
         for r in range(args.rounds):
             for g in opt.param_groups:
-                g["lr"] = T.dagger_lr(args, r)
-            loss = T.fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
-            v = T.validate(net, source, T.VALID_SEED, args.valid_episodes, pool)
-            log(stage=1, round=r, samples=buf.size, loss=round(loss, 5), **T.valid_fields(v))
-            best = T.select(best, v, net, ("bc", r))
+                g["lr"] = dagger_lr(args, r)
+            loss = fit(net, opt, buf, max(1, args.epochs), args.batch, rng)
+            v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
+            log(stage=1, round=r, samples=buf.size, loss=round(loss, 5), **valid_fields(v))
+            best = select(best, v, net, ("bc", r))
             if time.time() > deadline1:
                 break
     if best is None:
@@ -328,19 +338,19 @@ def train(args, source, log, net, pool, rng) -> int:
     t1 = time.time()
     # GRPO starts from (and its KL penalty holds it near) the checkpoint stage 1 would have
     # chosen, not from its last round: a late round can be worse than an earlier one.
-    start = T.choose(best)
+    start = choose(best)
     net.load_state_dict(start["state"])
     log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
         reward=round(start["reward"], 4))
-    stage2 = {"grpo": T.grpo, "ppo": T.ppo, "rollouts": T.rollouts}[args.rl]
+    stage2 = {"grpo": grpo, "ppo": ppo, "rollouts": rollouts}[args.rl]
     best = stage2(net, source, args, log, deadline2, best, rng, pool=pool)
     t2 = time.time()
-    chosen = T.choose(best)
+    chosen = choose(best)
     net.load_state_dict(chosen["state"])
-    T.export_onnx(net, out, lay, f"python -m evoharness.train --{'world' if args.world else 'suite'} "
-                  f"{args.world or args.suite} seed {args.seed}", tools)
+    export_onnx(net, out, lay, f"python -m evoharness.train --{'world' if args.world else 'suite'} "
+                f"{args.world or args.suite} seed {args.seed}", tools)
     check = load_check(out)
-    T.plot(log.rows, out.parent / f"{stem}.training.svg", title=f"training {stem}")
+    plot(log.rows, out.parent / f"{stem}.training.svg", title=f"training {stem}")
     record = {
         "policy": out.name,
         "command": " ".join(["python -m evoharness.train"] + args.argv),
@@ -356,7 +366,7 @@ def train(args, source, log, net, pool, rng) -> int:
         "versions": versions(),
     }
     if args.eval_seeds:
-        from .evaluate import evaluate, parse_seeds
+        from ..evaluate import evaluate, parse_seeds
 
         r = evaluate(args.world, f"policy:{out}", parse_seeds(args.eval_seeds), args.horizon)
         record["held_out"] = {k: v for k, v in r.items() if k not in ("world", "agent", "wall_s")}
@@ -386,7 +396,7 @@ def rollout_figures(args, pool, rows) -> dict:
 def load_check(path) -> str:
     """Loads the file through the library's policy loader (what the embedded agent runs):
     ``ok`` or why it could not be checked; a refusal is an error."""
-    from . import agent
+    from .. import agent
 
     try:
         lib_ort = agent.onnxruntime_library()
@@ -404,7 +414,7 @@ def versions() -> dict:
     import onnx
     import torch
 
-    from . import version
+    from .. import version
 
     return {"torch": torch.__version__, "numpy": np.__version__, "onnx": onnx.__version__,
             "python": sys.version.split()[0], "evoharness": version(), "cpu": cpu()}
@@ -428,6 +438,3 @@ def cpu() -> str:
              f"torch kernels {torch.backends.cpu.get_cpu_capability()}"]
     return ", ".join(p for p in parts if p)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,7 +2,7 @@
 (``runtime/POLICY.md``): one ONNX file with the key/value cache inputs and outputs, the
 model's ``tokenizer.json`` and the metadata the runtime checks.
 
-    python -m evoharness.hf_export MODEL_DIR OUT.onnx --capacities FACTS,STEPS,LESSONS,TOOLS
+    python -m evoharness.lm.hf_export MODEL_DIR OUT.onnx --capacities FACTS,STEPS,LESSONS,TOOLS
 
 ``MODEL_DIR`` is what ``save_pretrained`` writes (``config.json``, the weights, and a *fast*
 tokenizer: ``tokenizer.json``). Decoder-only models whose forward takes a ``DynamicCache``
@@ -20,7 +20,7 @@ The export is torch's TorchScript exporter (opset 17, which both backends run), 
 ONNX Runtime's logits for a prompt run whole and in two pieces through the exported cache must
 match the torch model's within ``1e-3``.
 
-``python -m evoharness.hf_export --tiny DIR`` writes a small random model with a byte-level BPE
+``python -m evoharness.lm.hf_export --tiny DIR`` writes a small random model with a byte-level BPE
 tokenizer trained here (no download), for trying the pipeline and for the tests
 (``--tiny-tokenizer sentencepiece``: one shaped as Llama 2's, with byte fallback).
 """
@@ -35,9 +35,8 @@ import warnings
 
 import numpy as np
 
-ABI = "generative-v1"
-TEXT_VERSION = 1
-GRAMMAR_VERSION = 1
+from .model import ABI, GRAMMAR_VERSION, TEXT_VERSION
+
 OPSET = 17
 
 #: A ``workspace-text-v1`` prompt (``core/PROTOCOL.md`` §11's worked example) for the checks.
@@ -52,7 +51,7 @@ def _torch():
         import torch
         import transformers
     except ImportError as e:  # pragma: no cover - the train extra brings them
-        raise SystemExit("evoharness.hf_export needs torch and transformers: "
+        raise SystemExit("evoharness.lm.hf_export needs torch and transformers: "
                          "pip install 'evoharness[train]'") from e
     return torch, transformers
 
@@ -60,7 +59,7 @@ def _torch():
 def parse_capacities(text: str) -> dict:
     """``FACTS,STEPS,LESSONS,TOOLS`` or ``suite`` (the task suite's, from the library)."""
     if text == "suite":
-        from .vec_env import suite_capacities
+        from ..vec_env import suite_capacities
 
         return dict(suite_capacities())
     parts = text.split(",")
@@ -147,6 +146,8 @@ def export(model_dir, out, capacities: dict, context: int | None = None) -> dict
     torch, transformers = _torch()
     import onnx
 
+    from ..train.export import write_metadata
+
     transformers.utils.logging.disable_progress_bar()
     model_dir, out = pathlib.Path(model_dir), pathlib.Path(out)
     tokenizer = transformers.AutoTokenizer.from_pretrained(model_dir)
@@ -189,12 +190,11 @@ def export(model_dir, out, capacities: dict, context: int | None = None) -> dict
             "evoharness.tokenizer_json": tok_json,
             **{f"evoharness.{k}": str(capacities[k])
                for k in ("facts", "steps", "lessons", "tools")},
+            # The module's name before it moved into evoharness.lm: files made since carry
+            # the same bytes (runtime/tests/fixtures/make_hf_fixture.py --check).
             "evoharness.producer": f"evoharness.hf_export ({cfg.model_type}, "
                                    f"transformers {transformers.__version__})"}
-    del m.metadata_props[:]
-    for k, v in meta.items():
-        e = m.metadata_props.add()
-        e.key, e.value = k, v
+    write_metadata(m, meta)
     onnx.save(m, str(out))
     diff = check(model, tokenizer, out)
     return {"out": str(out), "bytes": out.stat().st_size, "layers": layers, "heads": heads,
@@ -319,7 +319,7 @@ def tiny_model(out_dir, *, arch: str = "llama", vocab: int = 320, seed: int = 0,
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m evoharness.hf_export", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m evoharness.lm.hf_export", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model_dir", nargs="?", type=pathlib.Path)
     ap.add_argument("out", nargs="?", type=pathlib.Path)

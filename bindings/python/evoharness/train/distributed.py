@@ -1,7 +1,7 @@
 """The rollout side of training on Ray workers (``python -m evoharness.train --ray``).
 
-:class:`RayPool` runs the units of :mod:`evoharness.training` (DAgger rounds, GRPO episodes,
-validation episodes: :func:`~evoharness.training.unit_slices`) on ``workers`` Ray actors, one
+:class:`RayPool` runs the units of :mod:`evoharness.train.units` (DAgger rounds, GRPO episodes,
+validation episodes: :func:`~evoharness.train.units.unit_slices`) on ``workers`` Ray actors, one
 CPU each; the learner (fitting, updates, model selection, export) stays in the process that
 runs the command. Each actor rebuilds the training source from a *recipe* (the world and
 teacher as ``MODULE:NAME`` specs, or the suite's settings) and runs a copy of the network with
@@ -9,7 +9,7 @@ the weights the learner sends for each job (one thread, as the learner). Unit ``
 always goes to actor ``j % workers``, so DAgger's environments, which live from round to
 round, stay where they are. A unit's result does not depend on where it runs, so a run with
 the same seeds and ``--unit-envs`` gives the same policy on any number of workers as in one
-process (:class:`~evoharness.training.LocalPool`).
+process (:class:`~evoharness.train.units.LocalPool`).
 
 A world given as a ``.py`` file is loaded by its absolute path on each worker: on a cluster of
 several machines the file must be there too (or its module importable, e.g. shipped with Ray's
@@ -23,7 +23,11 @@ import pathlib
 
 import torch
 
-from . import training as T
+from ..spec import load_object
+from ..world import world_settings
+from .net import Net
+from .sources import SuiteSource, WorldSource
+from .units import LocalPool
 
 
 def absolute_spec(spec: str | None) -> str | None:
@@ -42,12 +46,12 @@ def build_source(recipe: tuple):
     SCENARIO, LAYOUT_VERSION)``."""
     if recipe[0] == "world":
         _, world, teacher, horizon, version = recipe
-        factory = T.load_object(world, "--world")
-        teacher = T.load_object(teacher, "--teacher") if teacher else None
-        return T.WorldSource(factory, T.world_settings(factory, horizon), teacher,
-                             layout_version=version)
+        factory = load_object(world, "--world")
+        teacher = load_object(teacher, "--teacher") if teacher else None
+        return WorldSource(factory, world_settings(factory, horizon), teacher,
+                           layout_version=version)
     _, tasks, horizon, teacher, also, scenario, version = recipe
-    return T.SuiteSource(tasks, horizon, teacher, also, scenario, layout_version=version)
+    return SuiteSource(tasks, horizon, teacher, also, scenario, layout_version=version)
 
 
 class Worker:
@@ -58,13 +62,15 @@ class Worker:
         torch.set_num_threads(1)
         self.source = build_source(recipe)
         obs_len, actions, hidden, scale = shape
-        self.net = T.Net(obs_len, actions, hidden, scale)
+        self.net = Net(obs_len, actions, hidden, scale)
         self.net.eval()
         self.state: dict = {}
 
-    def run(self, job: str, weights: dict, *args):
+    def run(self, job, weights: dict, *args):
+        """One unit: ``job`` (a unit function, :mod:`evoharness.train.units`) with the
+        learner's ``weights``."""
         self.net.load_state_dict({k: torch.tensor(v) for k, v in weights.items()})
-        return T.UNITS[job](self.source, self.net, self.state, *args)
+        return job(self.source, self.net, self.state, *args)
 
     def close_units(self) -> None:
         for env in self.state.values():
@@ -73,7 +79,7 @@ class Worker:
 
 
 class RayPool:
-    """:class:`~evoharness.training.LocalPool`'s interface over ``workers`` Ray actors.
+    """:class:`~evoharness.train.units.LocalPool`'s interface over ``workers`` Ray actors.
 
     ``address`` is what ``ray.init`` takes: ``auto`` (a cluster started with ``ray start``),
     ``HOST:PORT`` or ``ray://HOST:PORT``; ``local`` starts a cluster for this process alone.
@@ -103,7 +109,7 @@ class RayPool:
         # An actor that cannot build the source fails here, with its error, not mid-training.
         ray.get([a.close_units.remote() for a in self.actors])
 
-    def run(self, job: str, net, jobs: list) -> list:
+    def run(self, job, net, jobs: list) -> list:
         weights = self.ray.put({k: v.detach().cpu().numpy() for k, v in net.state_dict().items()})
         refs = [self.actors[j % self.workers].run.remote(job, weights, *a)
                 for j, a in enumerate(jobs)]
@@ -122,11 +128,11 @@ class RayPool:
 
 def pool(args, source, shape: tuple):
     """The pool ``python -m evoharness.train`` runs its rollouts in: a :class:`RayPool` with
-    ``--ray``, else a :class:`~evoharness.training.LocalPool`. ``--unit-envs`` defaults to 16
+    ``--ray``, else a :class:`~evoharness.train.units.LocalPool`. ``--unit-envs`` defaults to 16
     with ``--ray`` (units to spread), else to one unit per kind."""
     unit_envs = args.unit_envs if args.unit_envs is not None else (16 if args.ray else 0)
     if not args.ray:
-        return T.LocalPool(source, unit_envs)
+        return LocalPool(source, unit_envs)
     if args.suite:
         recipe = ("suite", tuple(args.suite.split(",")), source.horizon, source.teacher,
                   tuple(int(h) for h in args.also_horizons.split(",") if h), source.scenario,
