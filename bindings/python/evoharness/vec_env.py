@@ -151,7 +151,11 @@ class VecEnv(Handle):
         (``facts``, ``steps``, ``lessons``; default 16, 8, 4) size the workspace, and with the
         worlds' tool count they give the layout (:attr:`layout`, :attr:`templates`). ``budget``
         (``horizon`` is another name for it) is an episode's step budget; ``costs`` maps verbs
-        (act, track, commit, recall, note, finish) to their cost (default 1, finish 0).
+        (act, track, commit, recall, note, finish) to their cost (default 1, finish 0). A
+        world's own ``capacities``, ``budget`` and ``costs`` attributes
+        (:func:`~evoharness.world.world_defaults`, read from the first world) come first and
+        what is given overrides them, key by key: the settings ``python -m evoharness.train``
+        and ``evaluate`` use for that world, so a policy trained on it reads this layout.
         Environment ``i`` in group ``g = i // group`` runs, for its ``k``-th episode, seed
         ``seed + g + k * (n // group)``; an episode that ends (finished, or budget spent) is
         reset at once. A failing world raises :class:`~evoharness.WorldError`."""
@@ -160,15 +164,23 @@ class VecEnv(Handle):
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"n is {n!r}: at least 1 environment")
         version = _check_version(layout_version)
-        caps = dict(_world._DEFAULT_CAPS)
-        for k, v in (capacities or {}).items():
+        for k in capacities or {}:
             if k not in _world._DEFAULT_CAPS:
                 raise ValueError(f"unknown capacity {k!r}: facts, steps or lessons (the tools "
                                  "are the world's)")
-            caps[k] = v
         self = cls.__new__(cls)
         self._h = None
         self.worlds = [factory() for _ in range(n)]
+        own = _world.world_defaults(self.worlds[0])
+        caps = dict(_world._DEFAULT_CAPS)
+        for k, v in {**own["capacities"], **(capacities or {})}.items():
+            if k not in _world._DEFAULT_CAPS:
+                raise ValueError(f"unknown capacity {k!r} in the world's capacities: facts, "
+                                 "steps or lessons (the tools are the world's)")
+            caps[k] = v
+        if budget is None and horizon is None:
+            budget = own["budget"] or None  # 0, as None: the default (as world_settings reads it)
+        costs = {**own["costs"], **(costs or {})}
         bridges = []
         for i, w in enumerate(self.worlds):
             try:

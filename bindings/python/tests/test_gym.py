@@ -263,6 +263,37 @@ def test_the_bounds_follow_the_layout_and_refuse_one_they_do_not_know():
         gym_mod.observation_bounds(renamed)
 
 
+
+def test_a_world_env_reads_the_layout_a_policy_trained_on_its_world_reads():
+    """A world's own ``budget`` and ``capacities`` (class attributes) are its environment's, as
+    ``python -m evoharness.train`` and ``evaluate`` take them (``world_settings``): a
+    Gymnasium user's observations are the ones a policy trained for that world reads, not the
+    default capacities'. What is given still wins, key by key."""
+    from evoharness import VecEnv
+    from evoharness.world import world_settings
+
+    with VecEnv.from_worlds(Tickets, 1, **world_settings(Tickets)) as trained:
+        want = trained.layout
+    assert want["facts"] == Tickets.capacities["facts"]  # not the default 16
+    env = WorldEnv(Tickets)
+    assert env.harness.layout == want and env.harness.budget == Tickets.budget
+    assert env.harness.capacities == {**Tickets.capacities, "tools": len(Tickets.tools)}
+    assert env.observation_space["observation"].shape == (want["obs_len"],)
+    assert env.action_space.n == want["actions"]
+    env.close()
+    vec = gym_mod.HarnessVectorEnv(Tickets, 2)
+    assert vec.single_observation_space["observation"].shape == (want["obs_len"],)
+    vec.close()
+    mine = WorldEnv(Tickets, capacities={"facts": 8}, budget=50)
+    assert mine.harness.capacities == {"facts": 8, "steps": 2, "lessons": 1, "tools": 4}
+    assert mine.harness.budget == 50
+    mine.close()
+    # A world without the attributes keeps the library's defaults.
+    plain = type("Plain", (Tickets,), {"budget": None, "capacities": None})
+    with VecEnv.from_worlds(plain, 1) as env:
+        assert env.capacities == {"facts": 16, "steps": 8, "lessons": 4, "tools": 4}
+
+
 # --- sb3-contrib ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["suite-migration", "world-tickets"])

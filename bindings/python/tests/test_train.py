@@ -861,3 +861,19 @@ def test_training_on_ray_workers_gives_the_policy_of_one_process(tmp_path):
     assert ray[0] == here[0]
     assert other[0] != here[0]
 
+
+def test_a_world_env_over_the_invoices_world_matches_the_trainer_s_layout():
+    """The issue's case: the invoices example declares its capacities (16 facts, 4 steps, 2
+    lessons) and budget; the trainer's source and a Gymnasium ``WorldEnv`` over it read the
+    same observation (468 floats, not the default capacities' 552)."""
+    from evoharness.gym import WorldEnv
+
+    factory = load_object(f"{HERE.parents[2] / 'examples/workflows/invoices/world.py'}:Invoices")
+    source = WorldSource(factory, world_settings(factory))
+    env = WorldEnv(factory)
+    try:
+        assert env.harness.layout == source.layout
+        assert env.observation_space["observation"].shape == (source.layout["obs_len"],)
+        assert env.harness.budget == source.settings["budget"] == factory.budget
+    finally:
+        env.close()

@@ -32,7 +32,8 @@ from world import Invoices  # noqa: E402
 
 
 def make(seed: int) -> WorldEnv:
-    return WorldEnv(Invoices, seed=seed, budget=Invoices.budget, capacities=Invoices.capacities)
+    # The world's own budget and capacities, as python -m evoharness.train takes them.
+    return WorldEnv(Invoices, seed=seed)
 
 
 def seeds(text: str) -> range:
