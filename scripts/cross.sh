@@ -8,7 +8,7 @@
 #   scripts/cross.sh sizes                release-size builds of the embedding library for aarch64
 #
 # For an architecture it builds (debug: the comparison needs no speed) the `evoharness` tool,
-# libevoharness.{a,so} (the embedding API), libevoharness_suite.{a,so} (with the task suite)
+# libevoharness.{a,so} (the embedding API), libevoharness_train.{a,so} (with the task suite)
 # and the C example (which uses the suite), for the host and for the target, and then runs each
 # comparison below on both and compares what they wrote, file by file, with
 # scripts/cross-compare.py (timings left out; checkpoint files byte for byte):
@@ -95,22 +95,22 @@ on_target() { "$qemu" -cpu "$cpu" -L "$prefix" "$@"; }
 
 # The C example's build line, the one place to adapt when its link line changes:
 # c_example CC LIB_DIR static|shared OUT. It uses the task suite, so it links
-# libevoharness_suite (which carries the embedding API too).
+# libevoharness_train (which carries the embedding API too).
 c_example() {
     local cc="$1" dir="$2" link="$3" exe="$4"
     local flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -O1 examples/c/agent.c
-        -Ibindings/c/include -Ibindings/suite-c/include)
+        -Ibindings/c/include -Ibindings/train-c/include)
     if [ "$link" = static ]; then
         # shellcheck disable=SC2046 # one word per library
-        "$cc" "${flags[@]}" "$dir/libevoharness_suite.a" -Wl,-z,noexecstack \
+        "$cc" "${flags[@]}" "$dir/libevoharness_train.a" -Wl,-z,noexecstack \
             $(cat bindings/c/static-libs.txt) -o "$exe"
     else
-        "$cc" "${flags[@]}" -L"$dir" -levoharness_suite -Wl,-rpath,"$dir" -o "$exe"
+        "$cc" "${flags[@]}" -L"$dir" -levoharness_train -Wl,-rpath,"$dir" -o "$exe"
     fi
 }
 # Its inputs, for relinking only when one changed.
 c_example_inputs=(examples/c/agent.c bindings/c/include/evoharness.h
-    bindings/suite-c/include/evoharness_suite.h "$root/scripts/cross.sh")
+    bindings/train-c/include/evoharness_train.h "$root/scripts/cross.sh")
 
 if [ "$arch" = sizes ]; then
     # The embedding library (no task suite) as a product ships it: release-size (opt-level z,
@@ -144,9 +144,9 @@ say "build the tool and the C libraries, host and $triple (debug)"
 # One command for each side: cargo resolves dependency features for the packages selected, so
 # separate builds of the tool and of the libraries compiled tract twice. The host side is not
 # built when EVOHARNESS_BIN (a tool) and EVOHARNESS_C_LIBS (a folder with libevoharness.{a,so}
-# and libevoharness_suite.{a,so}, as tests/c_abi.rs reads it) name debug builds already there
+# and libevoharness_train.{a,so}, as tests/c_abi.rs reads it) name debug builds already there
 # (.ci/run: what its `cargo test --workspace` built, with the whole workspace's features).
-crates=(-p evoharness-cli -p evoharness-c -p evoharness-suite-c)
+crates=(-p evoharness-cli -p evoharness-c -p evoharness-train-c)
 host_tool="${EVOHARNESS_BIN:-}" host_lib="${EVOHARNESS_C_LIBS:-}" target_lib="$tdir/$triple/debug"
 if [ -n "$host_tool" ] && [ -n "$host_lib" ]; then
     for f in "$host_tool" "$host_lib"/libevoharness{,_suite}.{a,so}; do
@@ -161,7 +161,7 @@ cargo build --locked "${crates[@]}" --target "$triple"
 # Linking against the debug archive takes seconds: only when the program is older than its inputs.
 fresh() {
     local exe="$1" dir="$2" f
-    for f in "$dir/libevoharness_suite.a" "$dir/libevoharness_suite.so" "${c_example_inputs[@]}"; do
+    for f in "$dir/libevoharness_train.a" "$dir/libevoharness_train.so" "${c_example_inputs[@]}"; do
         [ "$exe" -nt "$f" ] || return 1
     done
 }

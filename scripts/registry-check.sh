@@ -7,7 +7,7 @@
 #   scripts/registry-check.sh
 #
 # 1. `cargo package --no-verify` for every workspace member that may be published (today
-#    evoharness-core, -runtime, -suite, -fleet, -cli and -ort-tract, vendor/ort-tract) into
+#    evoharness-core, -runtime, -train, -suite, -fleet, -cli and -ort-tract, vendor/ort-tract) into
 #    $CARGO_TARGET_DIR/package. --no-verify: building the registry user compiles the packaged
 #    core, ort-tract and runtime; a verifying `cargo package` would also compile the suite, the
 #    fleet's databases and the tool, 9 minutes on 2 cores.

@@ -1,12 +1,12 @@
 //! The C ABI as C and C++ programs use it: builds them with the system's C and C++ compilers
 //! (`CC` and `CXX`, else `cc` and `c++`) with `-Wall -Wextra -Wpedantic -Werror`, against the
 //! libraries that cargo built for this test (`libevoharness.{a,so}`, the embedding API, and
-//! `libevoharness_suite.{a,so}`, the same with the task suite), and runs them.
+//! `libevoharness_train.{a,so}`, the same with the task suite), and runs them.
 //!
 //! - each header alone, as C11 and as C++17, included twice;
 //! - `bindings/c/tests/api.c`, which calls every function of `evoharness.h` and its error paths,
-//!   linked with `libevoharness`, and `bindings/suite-c/tests/suite.c`, which does the same for
-//!   `evoharness_suite.h`, linked with `libevoharness_suite` (and a check here that each names
+//!   linked with `libevoharness`, and `bindings/train-c/tests/train.c`, which does the same for
+//!   `evoharness_train.h`, linked with `libevoharness_train` (and a check here that each names
 //!   every function of its header);
 //! - `bindings/cpp/tests/wrapper.cpp`, the C++ wrapper;
 //! - the C and C++ examples, which must print the same run with the random fixture and with the
@@ -53,7 +53,7 @@ fn work_dir(name: &str) -> PathBuf {
 }
 
 /// Set to a folder of optimised libraries (`cargo build --release -p evoharness-c -p
-/// evoharness-suite-c` puts them in `target/release`, `--profile dist` in `target/dist`), the
+/// evoharness-train-c` puts them in `target/release`, `--profile dist` in `target/dist`), the
 /// programs link those instead of the debug ones: the libraries hosts ship, built as they build
 /// them (the test's own dependencies are built with its features and profile). `.ci/run` runs
 /// the valgrind test that way too, on the release libraries.
@@ -88,7 +88,7 @@ fn optimised_libs() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The folder with `libevoharness.{a,so}` and `libevoharness_suite.{a,so}`: cargo built them as
+/// The folder with `libevoharness.{a,so}` and `libevoharness_train.{a,so}`: cargo built them as
 /// this test's dependencies, into the folder that holds the test binary (or
 /// [`OPTIMISED_LIBS_ENV`] names another).
 fn lib_dir() -> PathBuf {
@@ -99,13 +99,13 @@ fn lib_dir() -> PathBuf {
     for lib in [
         "libevoharness.a",
         "libevoharness.so",
-        "libevoharness_suite.a",
-        "libevoharness_suite.so",
+        "libevoharness_train.a",
+        "libevoharness_train.so",
     ] {
         assert!(
             dir.join(lib).is_file(),
             "{lib} is not in {}: cargo builds it there as a dependency of this test \
-             (or for {OPTIMISED_LIBS_ENV}, with `cargo build -p evoharness-c -p evoharness-suite-c`)",
+             (or for {OPTIMISED_LIBS_ENV}, with `cargo build -p evoharness-c -p evoharness-train-c`)",
             dir.display()
         );
     }
@@ -134,7 +134,7 @@ fn version() -> String {
 fn include_dirs() -> [PathBuf; 3] {
     [
         repo().join("bindings/c/include"),
-        repo().join("bindings/suite-c/include"),
+        repo().join("bindings/train-c/include"),
         repo().join("bindings/cpp/include"),
     ]
 }
@@ -178,15 +178,15 @@ enum Link {
 enum Library {
     /// `libevoharness`: the embedding API.
     Embedding,
-    /// `libevoharness_suite`: the same and the task suite.
-    Suite,
+    /// `libevoharness_train`: the same and the training kit (with the suite to train on).
+    Train,
 }
 
 impl Library {
     fn name(self) -> &'static str {
         match self {
             Library::Embedding => "evoharness",
-            Library::Suite => "evoharness_suite",
+            Library::Train => "evoharness_train",
         }
     }
 }
@@ -194,7 +194,7 @@ impl Library {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Program {
     Api,
-    Suite,
+    Train,
     Wrapper,
     CExample,
     CppExample,
@@ -206,10 +206,10 @@ impl Program {
     fn source(self) -> (&'static str, Lang, Library) {
         match self {
             Program::Api => ("bindings/c/tests/api.c", Lang::C, Library::Embedding),
-            Program::Suite => ("bindings/suite-c/tests/suite.c", Lang::C, Library::Suite),
-            Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp, Library::Suite),
-            Program::CExample => ("examples/c/agent.c", Lang::C, Library::Suite),
-            Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp, Library::Suite),
+            Program::Train => ("bindings/train-c/tests/train.c", Lang::C, Library::Train),
+            Program::Wrapper => ("bindings/cpp/tests/wrapper.cpp", Lang::Cpp, Library::Train),
+            Program::CExample => ("examples/c/agent.c", Lang::C, Library::Train),
+            Program::CppExample => ("examples/cpp/agent.cpp", Lang::Cpp, Library::Train),
             Program::Misuse => ("tests/bad_inputs/c/misuse.c", Lang::C, Library::Embedding),
         }
     }
@@ -218,7 +218,7 @@ impl Program {
     fn args(self, work: &Path) -> Vec<String> {
         let s = |p: &Path| p.display().to_string();
         match self {
-            Program::Api | Program::Suite => vec![s(&fixtures()), s(work), version()],
+            Program::Api | Program::Train => vec![s(&fixtures()), s(work), version()],
             Program::Wrapper => vec![s(&fixtures()), s(work)],
             Program::CExample | Program::CppExample => {
                 example_args(&fixtures().join("suite_mlp.onnx"), work)
@@ -339,9 +339,9 @@ fn the_header_compiles_alone_as_c11_and_cpp17_and_twice() {
     let dir = out_dir();
     let headers = [
         ("evoharness.h", Lang::C),
-        ("evoharness_suite.h", Lang::C),
+        ("evoharness_train.h", Lang::C),
         ("evoharness.hpp", Lang::Cpp),
-        ("evoharness_suite.hpp", Lang::Cpp),
+        ("evoharness_train.hpp", Lang::Cpp),
     ];
     for (header, only) in headers {
         for (lang, ext) in [(Lang::C, "c"), (Lang::Cpp, "cpp")] {
@@ -397,7 +397,7 @@ fn never_called(header: &str, programs: &[&str]) -> Vec<String> {
 #[test]
 fn the_test_programs_call_every_function_of_their_headers() {
     let embedding = header_functions("bindings/c/include/evoharness.h");
-    let suite = header_functions("bindings/suite-c/include/evoharness_suite.h");
+    let suite = header_functions("bindings/train-c/include/evoharness_train.h");
     assert!(
         embedding.len() > 45 && suite.len() > 10,
         "{embedding:?} {suite:?}"
@@ -407,22 +407,22 @@ fn the_test_programs_call_every_function_of_their_headers() {
     for f in &suite {
         assert!(
             f.starts_with("evoharness_suite_") || f.starts_with("evoharness_vec_env_"),
-            "{f} is in evoharness_suite.h"
+            "{f} is in evoharness_train.h"
         );
     }
-    // The fleet database calls (declared with EVOHARNESS_FLEET) are in the suite library
+    // The fleet database calls (declared with EVOHARNESS_FLEET) are in the training library
     // only: suite.c calls them.
     let missing = never_called(
         "bindings/c/include/evoharness.h",
-        &["bindings/c/tests/api.c", "bindings/suite-c/tests/suite.c"],
+        &["bindings/c/tests/api.c", "bindings/train-c/tests/train.c"],
     );
     assert!(
         missing.is_empty(),
         "api.c and suite.c never call {missing:?}"
     );
     let missing = never_called(
-        "bindings/suite-c/include/evoharness_suite.h",
-        &["bindings/suite-c/tests/suite.c"],
+        "bindings/train-c/include/evoharness_train.h",
+        &["bindings/train-c/tests/train.c"],
     );
     assert!(missing.is_empty(), "suite.c never calls {missing:?}");
 }
@@ -455,8 +455,8 @@ fn the_api_program_passes_every_check() {
 }
 
 #[test]
-fn the_suite_program_passes_every_check() {
-    let out = run(Program::Suite, Link::Static);
+fn the_training_program_passes_every_check() {
+    let out = run(Program::Train, Link::Static);
     assert!(out.trim_end().ends_with(" checks, 0 failed"), "{out}");
 }
 
@@ -602,12 +602,12 @@ fn an_install_links_through_pkg_config_shared_and_static() {
     for f in [
         "include/evoharness.h",
         "include/evoharness.hpp",
-        "include/evoharness_suite.h",
-        "include/evoharness_suite.hpp",
+        "include/evoharness_train.h",
+        "include/evoharness_train.hpp",
         "lib/libevoharness.a",
         "lib/libevoharness.so",
-        "lib/libevoharness_suite.a",
-        "lib/libevoharness_suite.so",
+        "lib/libevoharness_train.a",
+        "lib/libevoharness_train.so",
         "lib/cmake/evoharness/evoharness-config.cmake",
         "lib/cmake/evoharness/evoharness-config-version.cmake",
     ] {
@@ -617,9 +617,9 @@ fn an_install_links_through_pkg_config_shared_and_static() {
     for (package, program) in [
         ("evoharness", Program::Api),
         ("evoharness-static", Program::Api),
-        ("evoharness-suite", Program::CExample),
-        ("evoharness-suite-static", Program::CExample),
-        ("evoharness-suite-static", Program::CppExample),
+        ("evoharness-train", Program::CExample),
+        ("evoharness-train-static", Program::CExample),
+        ("evoharness-train-static", Program::CppExample),
     ] {
         let (source, lang, _) = program.source();
         let flags = run_command(
@@ -696,8 +696,8 @@ project(consumer C CXX)
 set(CMAKE_C_STANDARD 11)
 set(CMAKE_CXX_STANDARD 17)
 find_package(evoharness {minor} REQUIRED)
-if(NOT evoharness_suite_FOUND)
-  message(FATAL_ERROR "the suite's library is not installed")
+if(NOT evoharness_train_FOUND)
+  message(FATAL_ERROR "the training library is not installed")
 endif()
 add_compile_options(-Wall -Wextra -Wpedantic -Werror)
 add_executable(api_shared "{api}")
@@ -707,11 +707,11 @@ target_link_libraries(api_static PRIVATE evoharness::evoharness_static)
 add_executable(version_cpp version.cpp)
 target_link_libraries(version_cpp PRIVATE evoharness::cpp)
 add_executable(agent_shared "{c}")
-target_link_libraries(agent_shared PRIVATE evoharness::suite)
+target_link_libraries(agent_shared PRIVATE evoharness::train)
 add_executable(agent_static "{c}")
-target_link_libraries(agent_static PRIVATE evoharness::suite_static)
+target_link_libraries(agent_static PRIVATE evoharness::train_static)
 add_executable(agent_cpp "{cpp}")
-target_link_libraries(agent_cpp PRIVATE evoharness::suite_cpp)
+target_link_libraries(agent_cpp PRIVATE evoharness::train_cpp)
 "#,
             api = repo().join(Program::Api.source().0).display(),
             c = repo().join(Program::CExample.source().0).display(),
@@ -755,7 +755,7 @@ target_link_libraries(agent_cpp PRIVATE evoharness::suite_cpp)
 const ALL: [(Program, Link); 6] = [
     (Program::Api, Link::Static),
     (Program::Misuse, Link::Shared),
-    (Program::Suite, Link::Static),
+    (Program::Train, Link::Static),
     (Program::Wrapper, Link::Static),
     (Program::CExample, Link::Shared),
     (Program::CppExample, Link::Static),

@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 const CRATES: &[&str] = &[
     "core",
     "runtime",
+    "train",
     "suite",
     "cli",
     "fleet",
     "bindings/c",
-    "bindings/suite-c",
+    "bindings/train-c",
 ];
 
 fn workspace_root() -> PathBuf {

@@ -1,4 +1,4 @@
-// The header test of both C libraries (`bindings/c`, `bindings/suite-c`) includes this file
+// The header test of both C libraries (`bindings/c`, `bindings/train-c`) includes this file
 // with `include!`: one check, not two copies. It must be included by a test of the crate whose
 // build script ran `generate_header` (`generate_header.rs`).
 

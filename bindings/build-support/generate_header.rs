@@ -1,4 +1,4 @@
-// The build script of both C libraries (`bindings/c`, `bindings/suite-c`) includes this file
+// The build script of both C libraries (`bindings/c`, `bindings/train-c`) includes this file
 // with `include!`: one header generator, not two copies. Each crate's `cbindgen.toml` gives the
 // header its shape; cbindgen is pinned once, in the workspace's Cargo.toml, because its output
 // depends on its version.

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
 # Installs the C libraries for use without cargo: headers, libraries, pkg-config files and a
-# CMake config, all relocatable. libevoharness (the embedding API) is required; the task suite's
-# libevoharness_suite (a superset: link one of the two) is installed too when it was built.
+# CMake config, all relocatable. libevoharness (the embedding API) is required; the training kit's
+# libevoharness_train (a superset: link one of the two) is installed too when it was built.
 #
-#   cargo build --profile dist -p evoharness-c [-p evoharness-suite-c]
+#   cargo build --profile dist -p evoharness-c [-p evoharness-train-c]
 #   bindings/c/install.sh PREFIX [LIB_DIR]
 #
 # LIB_DIR holds the built libraries (default: the dist folder of $CARGO_TARGET_DIR, else of
 # target/: the profile for what hosts ship; a --release build is in release/). The result:
 #
-#   PREFIX/include/evoharness.h, evoharness.hpp        (and evoharness_suite.h, .hpp)
-#   PREFIX/lib/libevoharness.{a,so}                    (and libevoharness_suite.{a,so})
+#   PREFIX/include/evoharness.h, evoharness.hpp        (and evoharness_train.h, .hpp)
+#   PREFIX/lib/libevoharness.{a,so}                    (and libevoharness_train.{a,so})
 #   PREFIX/lib/pkgconfig/evoharness.pc, evoharness-static.pc
-#                                                      (and evoharness-suite{,-static}.pc)
+#                                                      (and evoharness-train{,-static}.pc)
 #   PREFIX/lib/cmake/evoharness/evoharness-config.cmake (and -config-version.cmake)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-suite="$root/bindings/suite-c"
+suite="$root/bindings/train-c"
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
@@ -32,7 +32,7 @@ for lib in libevoharness.a libevoharness.so; do
     }
 done
 with_suite=0
-if [ -f "$libdir/libevoharness_suite.a" ] && [ -f "$libdir/libevoharness_suite.so" ]; then
+if [ -f "$libdir/libevoharness_train.a" ] && [ -f "$libdir/libevoharness_train.so" ]; then
     with_suite=1
 fi
 
@@ -51,19 +51,19 @@ install -m 0755 "$libdir/libevoharness.so" "$prefix/lib/"
 fill "$here/pkgconfig/evoharness.pc.in" "$prefix/lib/pkgconfig/evoharness.pc"
 fill "$here/pkgconfig/evoharness-static.pc.in" "$prefix/lib/pkgconfig/evoharness-static.pc"
 if [ "$with_suite" = 1 ]; then
-    install -m 0644 "$suite/include/evoharness_suite.h" \
-        "$root/bindings/cpp/include/evoharness_suite.hpp" "$prefix/include/"
-    install -m 0644 "$libdir/libevoharness_suite.a" "$prefix/lib/"
-    install -m 0755 "$libdir/libevoharness_suite.so" "$prefix/lib/"
-    fill "$suite/pkgconfig/evoharness-suite.pc.in" "$prefix/lib/pkgconfig/evoharness-suite.pc"
-    fill "$suite/pkgconfig/evoharness-suite-static.pc.in" \
-        "$prefix/lib/pkgconfig/evoharness-suite-static.pc"
+    install -m 0644 "$suite/include/evoharness_train.h" \
+        "$root/bindings/cpp/include/evoharness_train.hpp" "$prefix/include/"
+    install -m 0644 "$libdir/libevoharness_train.a" "$prefix/lib/"
+    install -m 0755 "$libdir/libevoharness_train.so" "$prefix/lib/"
+    fill "$suite/pkgconfig/evoharness-train.pc.in" "$prefix/lib/pkgconfig/evoharness-train.pc"
+    fill "$suite/pkgconfig/evoharness-train-static.pc.in" \
+        "$prefix/lib/pkgconfig/evoharness-train-static.pc"
 fi
 fill "$here/cmake/evoharness-config.cmake.in" "$prefix/lib/cmake/evoharness/evoharness-config.cmake"
 fill "$here/cmake/evoharness-config-version.cmake.in" \
     "$prefix/lib/cmake/evoharness/evoharness-config-version.cmake"
 if [ "$with_suite" = 1 ]; then
-    echo "installed evoharness $version (libevoharness and libevoharness_suite) in $prefix"
+    echo "installed evoharness $version (libevoharness and libevoharness_train) in $prefix"
 else
     echo "installed evoharness $version (libevoharness) in $prefix"
 fi

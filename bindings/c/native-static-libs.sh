@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the system libraries that a static link of libevoharness.a (and of
-# libevoharness_suite.a, which must need the same) needs, as rustc reports them for each
+# libevoharness_train.a, which must need the same) needs, as rustc reports them for each
 # crate's dependency graph (`--print native-static-libs`). static-libs.txt keeps the list that
 # the pkg-config and CMake files ship; `--check` fails when they differ.
 #
@@ -12,7 +12,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/../.."
 want="$(tr -s ' \n' ' ' < "$here/static-libs.txt" | sed 's/ $//')"
 status=0
-for package in evoharness-c evoharness-suite-c; do
+for package in evoharness-c evoharness-train-c; do
     out="$(cargo rustc --locked -p "$package" --lib --crate-type staticlib -- \
         --print native-static-libs 2>&1)" || { echo "$out" >&2; exit 1; }
     libs="$(printf '%s\n' "$out" | sed -n 's/^note: native-static-libs: //p' | tail -n 1)"

@@ -3,7 +3,7 @@
 world behind a slow API (every tool call waits 2 ms, as a staging service would) and a suite
 world (migration), with the learner's share of the time beside them.
 
-    EVOHARNESS_LIB=.../no-tract/release/libevoharness_suite.so python bindings/python/bench_ray.py [--workers 1,2]
+    EVOHARNESS_LIB=.../no-tract/release/libevoharness_train.so python bindings/python/bench_ray.py [--workers 1,2]
 
 Each run trains with the same settings (4 DAgger rounds of 64 environments x 200 steps, in
 units of 8, and 4 GRPO iterations of 16 groups of 4; validation is left out of both figures)

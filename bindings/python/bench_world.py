@@ -1,7 +1,7 @@
 """Environment steps per second: a world written in Python (tests/test_world.py's three-tool
 invoice world) through VecEnv.from_worlds, against the suite's Rust worlds through VecEnv.
 
-    EVOHARNESS_LIB=.../no-tract/release/libevoharness_suite.so python bindings/python/bench_world.py
+    EVOHARNESS_LIB=.../no-tract/release/libevoharness_train.so python bindings/python/bench_world.py
 """
 
 import pathlib

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the evoharness wheel: the Python package with the task suite's C library inside
-# (libevoharness_suite.so, without tract: the package runs policies on the onnxruntime wheel),
+# Builds the evoharness wheel: the Python package with the training kit's C library inside
+# (libevoharness_train.so, without tract: the package runs policies on the onnxruntime wheel),
 # tagged with the manylinux policy the library meets (auditwheel). Prints the wheel's path.
 #
 #   bindings/python/build-wheel.sh [--profile dist|release|dev] [--out DIR]

@@ -1,9 +1,9 @@
-"""Puts the task suite's C library inside the wheel: `pip install evoharness` then needs no build
+"""Puts the training kit's C library inside the wheel: `pip install evoharness` then needs no build
 and no environment variable. The metadata is in pyproject.toml; this file only adds the library.
 
-The library is ``$EVOHARNESS_WHEEL_LIB`` when set (a ``libevoharness_suite.so`` built before),
+The library is ``$EVOHARNESS_WHEEL_LIB`` when set (a ``libevoharness_train.so`` built before),
 else this checkout builds it: ``cargo build --profile $EVOHARNESS_WHEEL_PROFILE`` (default
-``dist``: fat LTO, what hosts ship) of ``evoharness-suite-c`` without tract (the package runs
+``dist``: fat LTO, what hosts ship) of ``evoharness-train-c`` without tract (the package runs
 policies on ONNX Runtime from the ``onnxruntime`` wheel). ``bindings/python/build-wheel.sh``
 builds the wheel and gives it its manylinux tag (auditwheel); there is no source distribution,
 as the library's Rust sources live outside this folder.
@@ -24,7 +24,7 @@ try:
 except ImportError:  # setuptools < 70.1
     from wheel.bdist_wheel import bdist_wheel
 
-LIBRARY = "libevoharness_suite.so"
+LIBRARY = "libevoharness_train.so"
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -36,11 +36,11 @@ def native_library() -> pathlib.Path:
             raise SystemExit(f"EVOHARNESS_WHEEL_LIB={given}: no such file")
         return path
     root = HERE.parents[1]
-    if not (root / "bindings" / "suite-c" / "Cargo.toml").is_file():
+    if not (root / "bindings" / "train-c" / "Cargo.toml").is_file():
         raise SystemExit("no library: set EVOHARNESS_WHEEL_LIB, or build from an evoharness checkout")
     profile = os.environ.get("EVOHARNESS_WHEEL_PROFILE", "dist")
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", root / "target")) / "no-tract"
-    subprocess.run(["cargo", "build", "--locked", "--profile", profile, "-p", "evoharness-suite-c",
+    subprocess.run(["cargo", "build", "--locked", "--profile", profile, "-p", "evoharness-train-c",
                     "--no-default-features", "--target-dir", str(target)], cwd=root, check=True)
     # cargo names the dev profile's folder "debug".
     return target / ("debug" if profile == "dev" else profile) / LIBRARY

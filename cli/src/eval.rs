@@ -364,7 +364,7 @@ impl Progress {
 fn evaluate(
     spec: &EvalSpec,
     agent: &AgentSpec,
-) -> Result<(EvalReport, Vec<evoharness_suite::EpisodeStats>), Failure> {
+) -> Result<(EvalReport, Vec<evoharness_train::EpisodeStats>), Failure> {
     let bar = Progress::new(format!(
         "{} {} h={}",
         spec.task.kind,

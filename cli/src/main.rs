@@ -10,6 +10,7 @@ mod eval;
 mod failure;
 mod fleet;
 mod fleet_worth;
+mod flops;
 mod inspect;
 mod options;
 mod run;

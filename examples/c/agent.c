@@ -10,10 +10,10 @@
  * lessons, 8 tools): the shipped, trained examples/policies/generalist.onnx, or the test
  * fixture runtime/tests/fixtures/suite_mlp.onnx, whose random weights take legal, not sensible
  * actions. The checkpoint goes to CHECKPOINT_FILE (default: agent.ckpt); BACKEND is auto
- * (default), tract or onnxruntime. It links libevoharness_suite (the embedding library and the
+ * (default), tract or onnxruntime. It links libevoharness_train (the embedding library and the
  * suite): see README.md beside this file for the build commands.
  */
-#include <evoharness_suite.h>
+#include <evoharness_train.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // The C example (examples/c/agent.c) in C++17 with the header-only wrapper (evoharness.hpp and
-// evoharness_suite.hpp): an agent runs a migration task of the suite in-process, the host serves
+// evoharness_train.hpp): an agent runs a migration task of the suite in-process, the host serves
 // the task's `verify` tool with a lambda, and halfway the agent is checkpointed to a file and
 // resumed from it.
 //
@@ -9,8 +9,8 @@
 // examples/policies/generalist.onnx, or the random-weight fixture
 // runtime/tests/fixtures/suite_mlp.onnx); CHECKPOINT_FILE defaults to agent.ckpt; BACKEND is
 // auto (default), tract or onnxruntime. Errors are exceptions (evoharness::Error). It links
-// libevoharness_suite: see README.md beside this file for the build commands.
-#include <evoharness_suite.hpp>
+// libevoharness_train: see README.md beside this file for the build commands.
+#include <evoharness_train.hpp>
 
 #include <iomanip>
 #include <iostream>

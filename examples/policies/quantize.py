@@ -5,7 +5,7 @@ often it picks the f32 policy's action on held-out suite states.
     python examples/policies/quantize.py [--check | --time]
 
 Needs the training requirements (onnx, onnxruntime, numpy; examples/train/requirements.txt) and
-the suite library (EVOHARNESS_LIB, as for the Python package). Writes generalist-int8.onnx and
+the training library (EVOHARNESS_LIB, as for the Python package). Writes generalist-int8.onnx and
 the record generalist-int8.json beside this file; --check makes the file again and compares it
 with the committed one byte for byte, and measures the agreement against the bar (99.9%). The file's metadata
 (the structured-v1 contract) is the f32 file's: the runtime loads either on tract or ONNX

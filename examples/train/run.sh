@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains a policy for the task suite from scratch, with everything it needs set up first:
 # a Python venv with the pinned requirements (examples/train/requirements.txt), the task
-# suite's C library (libevoharness_suite) the Python package drives the simulators through, and
+# suite's C library (libevoharness_train) the Python package drives the simulators through, and
 # the evoharness tool that checks and evaluates the exported policy. Arguments go to train.py:
 #
 #   examples/train/run.sh --out examples/policies/generalist.onnx     # the shipped policy
@@ -22,13 +22,13 @@ target="${CARGO_TARGET_DIR:-target}"
 # add minutes to the build. It gets its own target folder: a cdylib's file name carries no
 # feature hash, so building it without tract in the shared folder would replace the library
 # the C tests link (with tract) while cargo still thought that one fresh.
-cargo build "${flag[@]}" --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target/no-tract"
+cargo build "${flag[@]}" --locked -q -p evoharness-train-c --no-default-features --target-dir "$target/no-tract"
 # The tool keeps tract: it checks and evaluates the policy. An EVOHARNESS_BIN already set to a
 # built tool is used as it is (.ci/run passes the one its tests built).
 if [ -z "${EVOHARNESS_BIN:-}" ]; then
     cargo build "${flag[@]}" --locked -q -p evoharness-cli --bin evoharness
     EVOHARNESS_BIN="$target/$profile/evoharness"
 fi
-export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_suite.so"
+export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_train.so"
 export EVOHARNESS_BIN
 exec "$venv/bin/python" examples/train/train.py "$@"

@@ -1,7 +1,8 @@
 //! The machine's single-core f32 matrix-product throughput, measured through the inference
 //! backend in use.
 //!
-//! A policy decision is nearly all matrix products ([`Policy::flops`]), so the fastest a CPU
+//! A policy decision is nearly all matrix products (the `evoharness bench` command counts
+//! them from the policy file's graph), so the fastest a CPU
 //! core can step agents is its GEMM throughput divided by a decision's FLOPs: the arithmetic
 //! limit the `evoharness bench` command reports beside what a [`Fleet`] reaches. [`measure`]
 //! times one square `MatMul` (`n × n` by `n × n`, `2n³` FLOPs) on the backend this process
@@ -9,7 +10,6 @@
 //! micro-kernels for the CPU it finds — with one thread, so the limit uses the best product
 //! that backend has for this machine, not a figure from a data sheet.
 //!
-//! [`Policy::flops`]: crate::Policy::flops
 //! [`Fleet`]: crate::Fleet
 
 use std::time::{Duration, Instant};

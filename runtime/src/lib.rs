@@ -69,7 +69,6 @@ pub mod experience_store;
 #[cfg(feature = "fixture")]
 pub mod fixture_world;
 pub mod fleet;
-mod flops;
 pub mod framed_file;
 pub mod gemm;
 pub mod generative;

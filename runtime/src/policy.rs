@@ -214,7 +214,6 @@ impl PolicyBuilder {
         let mut policy = Policy::new(session, abi, active, name)?;
         policy.device = device;
         policy.fingerprint = CRC64.checksum(bytes);
-        policy.flops = crate::flops::per_decision(bytes);
         Ok(policy)
     }
 
@@ -358,8 +357,6 @@ pub struct Policy {
     /// Whether every input and output read has a dynamic batch dimension (see
     /// [`Policy::batched`]).
     batched: bool,
-    /// FLOPs of one decision's matrix products, counted at load (see [`Policy::flops`]).
-    flops: u64,
 }
 
 impl std::fmt::Debug for Policy {
@@ -497,7 +494,6 @@ impl Policy {
             logits: vec![0.0; abi.actions],
             value: 0.0,
             batched,
-            flops: 0,
             session,
             layout,
             backend,
@@ -537,13 +533,6 @@ impl Policy {
     /// [`Policy::run_batch`]: crate::batch
     pub fn batched(&self) -> bool {
         self.batched
-    }
-
-    /// Floating-point operations of one decision: twice the multiply-adds of the file's
-    /// matrix products (`Gemm`, `MatMul`) for one row, counted from its graph at load; the
-    /// element-wise operations are left out. 0 when the graph's shapes cannot be read.
-    pub fn flops(&self) -> u64 {
-        self.flops
     }
 
     /// The device it runs on: the one requested, or the CPU after an allowed fallback.

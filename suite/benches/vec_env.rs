@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use evoharness_suite::{TaskConfig, TaskKind, Teacher, VecEnv};
+use evoharness_suite::{SuiteVecEnv, TaskConfig, TaskKind, Teacher};
 
 fn pick(mask: &[u8], salt: usize) -> u32 {
     let n = mask.len();
@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("vec_env");
     for kind in TaskKind::ALL {
         for n in [1usize, 64] {
-            let mut v = VecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
+            let mut v = SuiteVecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
             let al = v.actions();
             let mut buf = v.buffers().unwrap();
             let mut s = 0usize;
@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
     // is: mostly world actions, where the rotating rule above takes mostly harness actions.
     for kind in TaskKind::ALL {
         let n = 64;
-        let mut v = VecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
+        let mut v = SuiteVecEnv::new(TaskConfig::new(kind, 1_000), n, 0..4, 0).unwrap();
         let mut buf = v.buffers().unwrap();
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(format!("{kind} lean n={n}"), |b| {

@@ -18,7 +18,7 @@
 
 use std::io::Write;
 
-use evoharness_suite::{TaskConfig, TaskKind, Teacher, VecEnv};
+use evoharness_suite::{SuiteVecEnv, TaskConfig, TaskKind, Teacher};
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
@@ -32,7 +32,7 @@ fn main() {
     let kind: TaskKind = task.parse().expect("a task");
     let n = num(n) as usize;
     let fs = num(fs);
-    let mut v = VecEnv::grouped(
+    let mut v = SuiteVecEnv::grouped(
         TaskConfig::new(kind, num(horizon) as u32),
         n,
         num(group) as usize,

@@ -3,8 +3,8 @@
 //! An episode is a task of an [`Agent`] over a [`SuiteWorld`] (or any [`World`]):
 //! [`Agent::start_task`] with a seed, then steps until the agent finishes, its budget is spent
 //! (the episode counts as unfinished), or a step limit. [`Score`] turns each step's [`StepReport`] into the episode's
-//! [`EpisodeStats`] and [`reward`](crate::reward); [`run`] plays a whole episode with the agent's own
-//! controller, and [`VecEnv`](crate::VecEnv) steps agents with decisions from a learner. Both
+//! [`EpisodeStats`] and [`reward`](evoharness_train::reward); [`run`] plays a whole episode with the agent's own
+//! controller, and the training kit's [`VecEnv`](evoharness_train::VecEnv) steps agents with decisions from a learner. Both
 //! use the agent's one step path.
 //!
 //! The agent's workspace persists between episodes with Belief and Progress cleared and
@@ -17,9 +17,10 @@ use evoharness_runtime::{
     Agent, AgentConfig, Controller, Error, ErrorKind, Result, Selection, StepReport, World,
 };
 
-use crate::score::{Account, Score};
+use evoharness_train::{Account, EpisodeStats, Score};
+
+use crate::TaskConfig;
 use crate::world::SuiteWorld;
-use crate::{EpisodeStats, TaskConfig};
 
 /// The agent configuration a suite task needs: its budget and costs, greedy choices, `seed`.
 pub fn agent_config(task: &TaskConfig, seed: u64) -> AgentConfig {

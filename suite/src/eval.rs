@@ -17,7 +17,9 @@ use serde::Serialize;
 use crate::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness, TunedHarness};
 use crate::episode::{self, StepTimes, agent_config};
 use crate::world::SuiteWorld;
-use crate::{CAPACITIES, EpisodeStats, HARNESS_VERBS, TaskConfig};
+use evoharness_train::{EpisodeStats, HARNESS_VERBS};
+
+use crate::{CAPACITIES, TaskConfig};
 
 /// A controller of suite agents, of any kind.
 pub type BoxedController = Box<dyn Controller<SuiteWorld> + Send>;
@@ -203,7 +205,7 @@ pub struct EvalReport {
     pub harness_actions_by_verb: ByVerb,
     /// Mean budget spent per episode.
     pub mean_cost: f64,
-    /// Mean return ([`super::reward`]) per episode.
+    /// Mean return ([`evoharness_train::reward`]) per episode.
     pub mean_reward: f64,
     /// The standard error of `mean_reward`: the episodes' sample standard deviation over the
     /// square root of their count (0 for one episode). A 95% confidence interval is about
@@ -524,7 +526,7 @@ fn peak_rss_kib() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::{Paired, standard_error};
-    use crate::EpisodeStats;
+    use evoharness_train::EpisodeStats;
 
     #[test]
     fn a_paired_comparison_is_the_mean_difference_and_its_standard_error() {

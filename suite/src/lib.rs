@@ -1,11 +1,12 @@
 //! The evoharness task suite: simulated long-horizon enterprise workflows that policies are
-//! trained and judged on, the baselines a trained policy must beat, the vectorised environment
-//! training steps, and the evaluation that compares them.
+//! trained and judged on, the baselines a trained policy must beat, the suite's training
+//! environment and teachers, and the evaluation that compares them.
 //!
 //! Everything here runs on the runtime's one agent loop: a [`SuiteWorld`] is a runtime
-//! [`World`], the baselines are runtime [`Controller`]s, and evaluation and [`VecEnv`] step
-//! [`Agent`]s, so the figures `evoharness eval` prints are those of the loop a host embeds.
-//! Hosts that embed the runtime do not link this crate.
+//! [`World`], the baselines are runtime [`Controller`]s, and evaluation and the training kit's
+//! [`VecEnv`] step [`Agent`]s, so the figures `evoharness eval` prints are those of the loop a
+//! host embeds. Hosts that embed the runtime do not link this crate; a team training a policy
+//! for its own world links the training kit (`evoharness-train`), not this crate.
 //!
 //! ```
 //! use evoharness_runtime::{Agent, AgentConfig};
@@ -109,51 +110,44 @@
 //! # Scoring
 //!
 //! An episode succeeds when the agent finishes claiming success and every item landed exactly
-//! once, with no wrong write ([`EpisodeStats`]). The learning signal is [`reward`]: per-step
-//! costs, and a success that gates an efficiency bonus.
+//! once, with no wrong write ([`EpisodeStats`]). The learning signal is the training kit's
+//! [`reward`](evoharness_train::reward): per-step costs, and a success that gates an
+//! efficiency bonus.
 //!
 //! # Layout
 //!
 //! | module | what |
 //! | --- | --- |
 //! | `task` (re-exported here) | [`TaskConfig`]: the family, scenario and deployment of a task, and the constants every family shares |
-//! | `stats` (re-exported here) | [`EpisodeStats`] and [`Violations`]: what one episode did |
-//! | `score` (re-exported here) | [`Score`]: an episode's stats kept step by step, for any world through an [`Account`] of it |
-//! | [`reward`] | the learning signal |
 //! | [`world`] | [`SuiteWorld`], the simulator of all three families (a runtime [`World`]) |
 //! | [`baselines`] | the controllers that need no training: oracle, static, lean and append-only harnesses, random |
-//! | [`episode`] | scoring an agent's episode step by step ([`EpisodeStats`], [`reward`]), step times |
-//! | [`vec_env`] | [`VecEnv`], many agents stepped in one call into caller-owned buffers, over the suite's worlds or any others |
-//! | [`intent`] | high-level actions (a teacher's "pay invoice 101") mapped to the template that does them |
+//! | [`episode`] | scoring a suite agent's episode step by step ([`EpisodeStats`]), crashes, step times |
+//! | [`suite_env`] | [`SuiteVecEnv`]: the training kit's [`VecEnv`] over the suite's tasks, with their teachers |
 //! | [`eval`] | evaluating a controller on a range of seeds and organisations, in parallel |
 //! | [`tune`] | tuning the rule family's knobs to deployments: the fixed-best rule and one retuned per organisation (v3) |
 //!
+//! What the suite shares with any world (the vectorised environment, an episode's stats and
+//! reward, intents) is the training kit's, `evoharness-train`.
+//!
 //! [`World`]: evoharness_runtime::World
+//! [`VecEnv`]: evoharness_train::VecEnv
+//! [`EpisodeStats`]: evoharness_train::EpisodeStats
 //! [`Controller`]: evoharness_runtime::Controller
 //! [`Agent`]: evoharness_runtime::Agent
 
 pub mod baselines;
 pub mod episode;
 pub mod eval;
-pub mod intent;
-pub mod reward;
-mod score;
-mod stats;
 pub mod suite_env;
 mod task;
 pub mod tune;
-pub mod vec_env;
 pub mod world;
 
-pub use intent::Intent;
-pub use score::{Account, Score};
-pub use stats::{EpisodeStats, HARNESS_VERBS, Violations, harness_index};
 pub use suite_env::{NO_LABEL, SuiteHooks, SuiteVecEnv, Teacher};
 pub use task::{
     CAPACITIES, CODES_MAX, Deployment, FETCH, Faults, MachineTier, ModelTier, PUT, PUT_ALT,
     REMEDIES, SPECIAL, STORE_BUDGET, Scenario, TOOLS, TaskConfig, TaskKind, WAIT,
 };
-pub use vec_env::{Buffers, Hooks, VecEnv, WorldsConfig};
 pub use world::SuiteWorld;
 
 pub(crate) use evoharness_runtime::rng::mix;

@@ -1,31 +1,47 @@
-//! The suite's side of [`VecEnv`]: environments over [`SuiteWorld`]s ([`SuiteVecEnv`]), with
+//! The suite's side of the training kit's [`VecEnv`]: environments over [`SuiteWorld`]s ([`SuiteVecEnv`]), with
 //! the [`SuiteHooks`] that keep the static teachers' agendas, roll v3 agents back to their
 //! durable state when their machine crashes, end their stores' lifetimes and move renewed
 //! agents through organisations; and the rule-based [`Teacher`]s whose labels imitation
-//! learns from ([`VecEnv::teacher_actions`]).
+//! learns from ([`SuiteVecEnv::teacher_actions`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ops::Range;
+use std::ops::{Deref, DerefMut, Range};
 
 use evoharness_core::obs::Template;
 use evoharness_runtime::rng::SplitMix64;
 use evoharness_runtime::{Controller, Decision, Error, ErrorKind, Result, StepReport};
 
-use crate::EpisodeStats;
+use evoharness_train::vec_env::{Env, Hooks, VecEnv, check_groups};
+use evoharness_train::{Account, EpisodeStats};
+
 use crate::baselines::{LeanHarness, Oracle, StaticHarness, TunedHarness};
 use crate::episode::{Durable, SuiteAccount, agent_config};
-use crate::score::Account;
 use crate::tune;
-use crate::vec_env::{Env, Hooks, VecEnv, check_groups};
 use crate::world::SuiteWorld;
 use crate::{CAPACITIES, Scenario, TaskConfig};
 
-/// Environments over the suite's worlds: [`VecEnv::new`], [`VecEnv::grouped`].
-pub type SuiteVecEnv = VecEnv<SuiteWorld, SuiteHooks>;
+/// The training kit's [`VecEnv`] over the suite's worlds, with the suite's [`SuiteHooks`] and
+/// teachers: made by [`SuiteVecEnv::new`] or [`SuiteVecEnv::grouped`], stepped as any
+/// [`VecEnv`] (it dereferences to one).
+pub struct SuiteVecEnv(VecEnv<SuiteWorld, SuiteHooks>);
+
+impl Deref for SuiteVecEnv {
+    type Target = VecEnv<SuiteWorld, SuiteHooks>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl DerefMut for SuiteVecEnv {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
 
 /// A rule-based agent whose choice can be asked for in any state, for imitation learning
-/// ([`VecEnv::teacher_actions`]).
+/// ([`SuiteVecEnv::teacher_actions`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Teacher {
     /// [`LeanHarness`]: sees only what a policy sees, so a policy can imitate it exactly.
@@ -36,7 +52,7 @@ pub enum Teacher {
     /// checkpoints every landing), the starting point of harness annealing, without the
     /// recalls that find nothing (no policy could imitate those). It keeps an agenda, so each
     /// environment keeps a copy of it that follows the actions actually taken (see
-    /// [`VecEnv::teacher_actions`]).
+    /// [`SuiteVecEnv::teacher_actions`]).
     Static,
     /// [`StaticHarness::over_lean`]: the static harness's bookkeeping (the same harness actions
     /// as [`Teacher::Static`]) around the lean rule's world actions, which need few of them.
@@ -68,7 +84,7 @@ pub enum Teacher {
     Regional,
 }
 
-/// What [`VecEnv::teacher_actions`] writes for an environment where the teacher has no legal
+/// What [`SuiteVecEnv::teacher_actions`] writes for an environment where the teacher has no legal
 /// action (a state only a learner's own mistakes reach).
 pub const NO_LABEL: u32 = u32::MAX;
 
@@ -95,9 +111,9 @@ impl SuiteVecEnv {
         Self::grouped(task, n, 1, organisations, seed)
     }
 
-    /// Like [`VecEnv::new`], in groups of `group` environments that run the same organisation
-    /// and the same sequence of seeds (see the [`VecEnv` docs](crate::vec_env)); `group` must
-    /// divide `n`.
+    /// Like [`SuiteVecEnv::new`], in groups of `group` environments that run the same
+    /// organisation and the same sequence of seeds (see the [`VecEnv` docs](evoharness_train::vec_env));
+    /// `group` must divide `n`.
     pub fn grouped(
         task: TaskConfig,
         n: usize,
@@ -131,7 +147,7 @@ impl SuiteVecEnv {
                 retuned: RefCell::default(),
             })
         };
-        let mut v = Self::build(
+        let mut v = VecEnv::build(
             worlds,
             CAPACITIES,
             agent_config(&task, seed),
@@ -146,7 +162,7 @@ impl SuiteVecEnv {
                 a.set_experience_store(store);
             }
         }
-        Ok(v)
+        Ok(Self(v))
     }
 
     /// Writes, for every environment, the template `teacher` would choose in its current state
@@ -348,12 +364,12 @@ fn follow_decision(s: &mut StaticHarness, env: &Env<SuiteWorld>, template: usize
 mod tests {
     //! The environment over the suite's worlds and over a host's world.
     use super::*;
-    use crate::Intent;
     use crate::TaskKind;
-    use crate::vec_env::WorldsConfig;
     use evoharness_core::obs::Source;
     use evoharness_core::{EventBuf, EventKind, StepVerb, ToolCall, Value};
     use evoharness_runtime::{Agent, Verdict, View, World};
+    use evoharness_train::Intent;
+    use evoharness_train::vec_env::WorldsConfig;
 
     /// Picks the first legal template after a rotating offset: cheap, varied, legal.
     fn pick(mask: &[u8], salt: usize) -> u32 {
@@ -367,7 +383,7 @@ mod tests {
     #[test]
     fn steps_write_every_buffer_and_auto_reset() {
         let task = TaskConfig::new(TaskKind::Orchestration, 50);
-        let mut v = VecEnv::new(task, 3, 0..2, 7).unwrap();
+        let mut v = SuiteVecEnv::new(task, 3, 0..2, 7).unwrap();
         let al = v.actions();
         let mut b = v.buffers().unwrap();
         let mut ends = 0;
@@ -407,7 +423,7 @@ mod tests {
             for (teacher, rule) in &teachers {
                 let task = TaskConfig::new(kind, 120);
                 let n = 2;
-                let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
+                let mut v = SuiteVecEnv::new(task, n, 0..2, 5).unwrap();
                 let al = v.actions();
                 let mut b = v.buffers().unwrap();
                 while (0..n).any(|i| v.episodes(i) < 1) {
@@ -461,7 +477,7 @@ mod tests {
         for kind in TaskKind::ALL {
             let task = TaskConfig::new(kind, 80);
             let n = 3;
-            let mut v = VecEnv::new(task, n, 0..3, 11).unwrap();
+            let mut v = SuiteVecEnv::new(task, n, 0..3, 11).unwrap();
             let al = v.actions();
             let mut b = v.buffers().unwrap();
             let mut eager = v.hooks().statics.clone();
@@ -523,7 +539,7 @@ mod tests {
         for kind in TaskKind::ALL {
             let task = TaskConfig::new(kind, 200);
             let n = 4;
-            let mut v = VecEnv::new(task, n, 0..2, 3).unwrap();
+            let mut v = SuiteVecEnv::new(task, n, 0..2, 3).unwrap();
             let al = v.actions();
             let mut b = v.buffers().unwrap();
             while (0..n).any(|i| v.episodes(i) < 2) {
@@ -557,7 +573,7 @@ mod tests {
     fn following_the_tuned_teacher_on_v2_succeeds_and_recalls() {
         let task = TaskConfig::v2(TaskKind::Records, 150);
         let n = 2;
-        let mut v = VecEnv::new(task, n, 0..2, 5).unwrap();
+        let mut v = SuiteVecEnv::new(task, n, 0..2, 5).unwrap();
         let mut b = v.buffers().unwrap();
         let mut recalls = 0;
         while (0..n).any(|i| v.episodes(i) < 4) {
@@ -586,8 +602,8 @@ mod tests {
     fn agents_renew_after_their_lifetime() {
         let task = TaskConfig::v2(TaskKind::Records, 60);
         let (n, g, orgs) = (4, 2, 10..13);
-        let mut v = VecEnv::grouped(task, n, g, orgs.clone(), 3).unwrap();
-        let mut forever = VecEnv::grouped(task, n, g, orgs, 3).unwrap();
+        let mut v = SuiteVecEnv::grouped(task, n, g, orgs.clone(), 3).unwrap();
+        let mut forever = SuiteVecEnv::grouped(task, n, g, orgs, 3).unwrap();
         assert_eq!(v.lifetime(), 0);
         v.set_lifetime(2);
         assert_eq!(v.lifetime(), 2);
@@ -626,7 +642,7 @@ mod tests {
         // v2 migration: an experience store, per-item fault draws, the static teachers' agendas.
         let task = TaskConfig::v2(TaskKind::Migration, 100);
         let n = 3;
-        let mut v = VecEnv::new(task, n, 0..3, 5).unwrap();
+        let mut v = SuiteVecEnv::new(task, n, 0..3, 5).unwrap();
         let (ol, al) = (v.obs_len(), v.actions());
         let mut b = v.buffers().unwrap();
         let mut lean = vec![0u32; n];
@@ -688,7 +704,7 @@ mod tests {
         // seeds, so under the same actions a copy stays identical past the episode's end too.
         let task = TaskConfig::v2(TaskKind::Migration, 100);
         let (n, g) = (4, 2);
-        let mut v = VecEnv::grouped(task, n, g, 0..3, 17).unwrap();
+        let mut v = SuiteVecEnv::grouped(task, n, g, 0..3, 17).unwrap();
         let (ol, al) = (v.obs_len(), v.actions());
         let mut b = v.buffers().unwrap();
         let mut lean = vec![0u32; n];
@@ -730,9 +746,9 @@ mod tests {
     fn a_group_runs_the_same_episodes() {
         let task = TaskConfig::new(TaskKind::Records, 50);
         let (n, g) = (6, 3);
-        let mut v = VecEnv::grouped(task, n, g, 0..5, 40).unwrap();
-        assert!(VecEnv::grouped(task, n, 4, 0..5, 40).is_err());
-        assert!(VecEnv::grouped(task, n, 0, 0..5, 40).is_err());
+        let mut v = SuiteVecEnv::grouped(task, n, g, 0..5, 40).unwrap();
+        assert!(SuiteVecEnv::grouped(task, n, 4, 0..5, 40).is_err());
+        assert!(SuiteVecEnv::grouped(task, n, 0, 0..5, 40).is_err());
         let ol = v.obs_len();
         let mut b = v.buffers().unwrap();
         for i in 0..n {
@@ -764,7 +780,7 @@ mod tests {
     #[test]
     fn a_bad_action_or_buffer_changes_nothing() {
         let task = TaskConfig::new(TaskKind::Migration, 50);
-        let mut v = VecEnv::new(task, 2, 0..1, 0).unwrap();
+        let mut v = SuiteVecEnv::new(task, 2, 0..1, 0).unwrap();
         let (ol, al) = (v.obs_len(), v.actions());
         let mut obs = vec![0.0; 2 * ol];
         let mut mask = vec![0; 2 * al];
@@ -795,8 +811,8 @@ mod tests {
             )
             .is_err()
         );
-        assert!(VecEnv::new(task, 0, 0..1, 0).is_err());
-        assert!(VecEnv::new(task, 1, 3..3, 0).is_err());
+        assert!(SuiteVecEnv::new(task, 0, 0..1, 0).is_err());
+        assert!(SuiteVecEnv::new(task, 1, 3..3, 0).is_err());
     }
 
     /// A small world that is not the suite's: three tools (`next`, `pay` an item by id, `audit`),
@@ -988,7 +1004,7 @@ mod tests {
         let mut v = ledger_env(n, 5);
         assert_eq!(v.env(0).unwrap().layout().capacities().tools, 3);
         let (ol, al) = (v.obs_len(), v.actions());
-        let suite = VecEnv::new(TaskConfig::new(TaskKind::Migration, 50), 1, 0..1, 0).unwrap();
+        let suite = SuiteVecEnv::new(TaskConfig::new(TaskKind::Migration, 50), 1, 0..1, 0).unwrap();
         assert!(al < suite.actions(), "fewer tools, fewer templates");
         let mut obs = vec![0.0; n * ol];
         let mut mask = vec![0; n * al];
@@ -1181,7 +1197,7 @@ mod tests {
             }
         }
         let task = TaskConfig::new(TaskKind::Records, 50);
-        let mut v = VecEnv::new(task, 1, 5..6, 11).unwrap();
+        let mut v = SuiteVecEnv::new(task, 1, 5..6, 11).unwrap();
         let (ol, al) = (v.obs_len(), v.actions());
         let (mut obs, mut mask) = (vec![0.0; ol], vec![0; al]);
         let (mut rew, mut done) = (vec![0.0], vec![0]);

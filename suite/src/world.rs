@@ -66,9 +66,11 @@ use std::fmt::Write as _;
 
 use evoharness_core::{EventBuf, EventKind, ToolCall, Value, heapless};
 
+use evoharness_train::Violations;
+
 use crate::{
-    CODES_MAX, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, Scenario, TOOLS, TaskConfig, TaskKind,
-    Violations, WAIT, mix, unit,
+    CODES_MAX, FETCH, PUT, PUT_ALT, REMEDIES, SPECIAL, Scenario, TOOLS, TaskConfig, TaskKind, WAIT,
+    mix, unit,
 };
 use evoharness_runtime::{Error, ErrorKind, Verdict, World};
 

@@ -11,7 +11,7 @@ use counting::{Counting, allocs};
 use evoharness_runtime::{Agent, Controller};
 use evoharness_suite::baselines::{LeanHarness, Oracle, RandomAgent, StaticHarness};
 use evoharness_suite::episode::{self, agent_config};
-use evoharness_suite::{SuiteVecEnv, SuiteWorld, TaskConfig, TaskKind, VecEnv};
+use evoharness_suite::{SuiteVecEnv, SuiteWorld, TaskConfig, TaskKind};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -38,7 +38,7 @@ fn the_counter_counts() {
 fn a_vec_env_step_allocates_nothing() {
     for kind in TaskKind::ALL {
         let n = 8;
-        let mut v = VecEnv::new(TaskConfig::new(kind, 60), n, 0..3, 1).unwrap();
+        let mut v = SuiteVecEnv::new(TaskConfig::new(kind, 60), n, 0..3, 1).unwrap();
         let al = v.actions();
         let mut b = v.buffers().unwrap();
         let mut step = |s: usize, v: &mut SuiteVecEnv| -> u64 {

@@ -244,7 +244,7 @@ fn crashes_roll_the_agent_back_and_commits_make_them_cheap() {
                 agent.start_task(seed);
                 let mut durable = episode::Durable::new(&agent).unwrap();
                 durable.begin(&agent).unwrap();
-                let mut score = evoharness_suite::Score::begin(&agent, &episode::SuiteAccount);
+                let mut score = evoharness_train::Score::begin(&agent, &episode::SuiteAccount);
                 while let Some(r) = agent.step().unwrap() {
                     score.step(&agent, &r, &episode::SuiteAccount);
                     if durable.step(&mut agent, &r).unwrap() {
@@ -374,10 +374,10 @@ fn tuning_finds_settings_that_differ_between_deployments_and_retuned_runs_per_or
 
 #[test]
 fn a_training_environment_runs_each_deployment_as_evaluation_does() {
-    use evoharness_suite::{Teacher, VecEnv};
+    use evoharness_suite::{SuiteVecEnv, Teacher};
     // Groups of one organisation each; the fixed-best teacher acting.
     let orgs = 40..48;
-    let mut v = VecEnv::grouped(
+    let mut v = SuiteVecEnv::grouped(
         TaskConfig::v3(TaskKind::Orchestration, 60),
         8,
         1,
@@ -468,10 +468,10 @@ fn the_commit_cadence_is_what_a_policy_sees() {
 
 #[test]
 fn the_retuned_teacher_is_each_organisations_own_setting() {
-    use evoharness_suite::VecEnv;
+    use evoharness_suite::SuiteVecEnv;
     let task = TaskConfig::v3(TaskKind::Migration, 50);
     let orgs = 100..104;
-    let mut v = VecEnv::new(task, 4, orgs.clone(), 3).unwrap();
+    let mut v = SuiteVecEnv::new(task, 4, orgs.clone(), 3).unwrap();
     let space = tune::search_space();
     assert_eq!(
         space.len(),
@@ -513,7 +513,7 @@ fn labels_are_the_rules(
 
 #[test]
 fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
-    use evoharness_suite::{Teacher, VecEnv};
+    use evoharness_suite::{SuiteVecEnv, Teacher};
     let task = TaskConfig::v3(TaskKind::Migration, 50);
     // Every pair of tiers has its entry, each a rule of the search space; each organisation
     // gets its pair's, keeping the card.
@@ -549,7 +549,7 @@ fn the_regional_teacher_is_the_setting_of_its_cards_tiers() {
     );
     // The teacher labels what the rule decides, environment by environment.
     let orgs = 0..8;
-    let mut v = VecEnv::new(task, 8, orgs.clone(), 5).unwrap();
+    let mut v = SuiteVecEnv::new(task, 8, orgs.clone(), 5).unwrap();
     let rules: Vec<TunedHarness> = orgs
         .map(|o| tune::regional(task, o, u64::MAX).unwrap())
         .collect();

@@ -13,7 +13,8 @@ use evoharness_runtime::{Agent, Controller, Decision, Needs, Result, View};
 use evoharness_suite::baselines::{AppendOnly, LeanHarness, Oracle, RandomAgent, StaticHarness};
 use evoharness_suite::episode::{self, agent_config};
 use evoharness_suite::eval::{self, AgentSpec, EvalReport, EvalSpec};
-use evoharness_suite::{EpisodeStats, SuiteWorld, TaskConfig, TaskKind};
+use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind};
+use evoharness_train::EpisodeStats;
 
 /// Seeds no other test uses.
 const HELD_OUT: std::ops::Range<u64> = 9_000..9_060;

@@ -104,7 +104,7 @@ fn bench(c: &mut Criterion) {
         cfg.costs = evoharness_costs::from_core(task.costs());
         cfg.temperature = 1.0;
         cfg.seed = SEED;
-        // The suite's world as a C world handle, as libevoharness_suite makes it.
+        // The suite's world as a C world handle, as libevoharness_train makes it.
         let mut world: *mut evoharness_world = world_handle(SuiteWorld::new(task, ORGANISATION));
         assert_eq!(
             evoharness_agent_new(&mut policy, &mut world, &cfg, &mut c_agent),

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: MIT OR Apache-2.0
  *
  * Conventions
- * - This is the embedding library, libevoharness. libevoharness_suite (evoharness_suite.h) is a
- *   superset with the task suite: link one of the two, never both.
+ * - This is the embedding library, libevoharness. libevoharness_train (evoharness_train.h) is a
+ *   superset with the training kit: link one of the two, never both.
  * - Opaque handles (evoharness_workspace, evoharness_policy, evoharness_world,
  *   evoharness_agent) are made by a _new or _load function and freed by their _free function;
  *   _free(NULL) is a no-op. Each handle type says which threads may use it.
@@ -562,7 +562,7 @@ typedef struct evoharness_workspace evoharness_workspace;
 
 /**
  * A world made by a library for agents to act in (for instance a task of the suite, made by
- * `evoharness_suite_world_new` in `libevoharness_suite`): the tools the host does not serve
+ * `evoharness_suite_world_new` in `libevoharness_train`): the tools the host does not serve
  * itself, with their state.
  *
  * The caller owns it until it gives it to `evoharness_agent_new` or `evoharness_agent_resume`,
@@ -993,7 +993,7 @@ typedef struct evoharness_policy_abi {
 
 /**
  * How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
- * the suite, `evoharness_suite_agent_config` of `libevoharness_suite`), then change what you
+ * the suite, `evoharness_suite_agent_config` of `libevoharness_train`), then change what you
  * need.
  */
 typedef struct evoharness_agent_config {
@@ -1755,7 +1755,7 @@ evoharness_status evoharness_agent_config_default(struct evoharness_agent_config
  *
  * `world` may be NULL: the host's tools are then the agent's whole world. Otherwise it points
  * at a world handle that a library made (such as a task of the suite, made by
- * `evoharness_suite_world_new` of `libevoharness_suite`), which must have the policy's tool
+ * `evoharness_suite_world_new` of `libevoharness_train`), which must have the policy's tool
  * count.
  *
  * The workspace gets the policy's capacities, and the agent the policy's tool count, its tools
@@ -2433,7 +2433,7 @@ evoharness_status evoharness_experience_store_detach(struct evoharness_agent *ag
  * Makes a world written by the host from `callbacks` (copied) and `user_data`, with
  * `tool_count` tools named `tool_names[0..tool_count]` (NUL-terminated UTF-8, distinct,
  * copied), in tool-index order. Give it to `evoharness_agent_new` with a policy made for that
- * many tools, or (with `libevoharness_suite`) to `evoharness_vec_env_new_worlds` to train one.
+ * many tools, or (with `libevoharness_train`) to `evoharness_vec_env_new_worlds` to train one.
  * On success `*out` is a new world that the caller owns (free it with `evoharness_world_free`
  * unless an agent or environment took it over); from then on the world owns `user_data`,
  * and frees it with `callbacks->drop` (if given) when it is freed. On failure nothing is

@@ -121,7 +121,7 @@ pub(crate) unsafe fn with_agent_mut<R>(
 }
 
 /// How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
-/// the suite, `evoharness_suite_agent_config` of `libevoharness_suite`), then change what you
+/// the suite, `evoharness_suite_agent_config` of `libevoharness_train`), then change what you
 /// need.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -244,7 +244,7 @@ unsafe fn adopt(
 ///
 /// `world` may be NULL: the host's tools are then the agent's whole world. Otherwise it points
 /// at a world handle that a library made (such as a task of the suite, made by
-/// `evoharness_suite_world_new` of `libevoharness_suite`), which must have the policy's tool
+/// `evoharness_suite_world_new` of `libevoharness_train`), which must have the policy's tool
 /// count.
 ///
 /// The workspace gets the policy's capacities, and the agent the policy's tool count, its tools

@@ -293,7 +293,7 @@ impl World for CallbackWorld {
 /// Makes a world written by the host from `callbacks` (copied) and `user_data`, with
 /// `tool_count` tools named `tool_names[0..tool_count]` (NUL-terminated UTF-8, distinct,
 /// copied), in tool-index order. Give it to `evoharness_agent_new` with a policy made for that
-/// many tools, or (with `libevoharness_suite`) to `evoharness_vec_env_new_worlds` to train one.
+/// many tools, or (with `libevoharness_train`) to `evoharness_vec_env_new_worlds` to train one.
 /// On success `*out` is a new world that the caller owns (free it with `evoharness_world_free`
 /// unless an agent or environment took it over); from then on the world owns `user_data`,
 /// and frees it with `callbacks->drop` (if given) when it is freed. On failure nothing is

@@ -1,5 +1,5 @@
 //! The boundary itself: every cast from a C pointer, the panic boundary, and the per-thread last
-//! error. Public (but hidden) so that `libevoharness_suite` guards its functions the same way.
+//! error. Public (but hidden) so that `libevoharness_train` guards its functions the same way.
 //!
 //! Exported functions do three things here and nothing else unsafe: turn their pointer
 //! arguments into references with the typed helpers below (which check for NULL and alignment

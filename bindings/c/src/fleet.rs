@@ -1,6 +1,6 @@
 //! A fleet's experience stores through a database (`evoharness-fleet`): push a store's
 //! replicas, pull the fleet's. Only in a library built with the feature `fleet` (the suite
-//! library, `libevoharness_suite`, has it; the default embedding library links no database):
+//! library, `libevoharness_train`, has it; the default embedding library links no database):
 //! the header declares these functions when `EVOHARNESS_FLEET` is defined.
 
 use std::ffi::c_char;

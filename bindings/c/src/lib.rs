@@ -6,7 +6,7 @@
 //! actions, policies loaded from files or memory, agents that call host tools (callbacks) over
 //! an optional world made by a library, and checkpoint to files. It depends on the core and the
 //! runtime only. The task suite (its worlds, the vectorised training environment, teachers) is
-//! `libevoharness_suite` (crate `evoharness-suite-c`), a superset of this library that a host
+//! `libevoharness_train` (crate `evoharness-train-c`), a superset of this library that a host
 //! links instead of it. See `bindings/README.md` for building and linking, and the header for
 //! every function.
 //!
@@ -30,7 +30,7 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | `ffi` | pointer helpers, the panic boundary, the last error (hidden: for `evoharness-suite-c`) |
+//! | `ffi` | pointer helpers, the panic boundary, the last error (hidden: for `evoharness-train-c`) |
 //! | [`status`] | status codes and messages, the version |
 //! | [`last_error`] | what a failed call says: a status's message, the last error per thread |
 //! | [`value`] | values, events and the bounds that size them |

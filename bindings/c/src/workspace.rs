@@ -103,7 +103,7 @@ pub struct evoharness_capacities {
 }
 
 /// The capacities `evoharness_workspace_config_default` gives: the task suite's (16 facts, 8
-/// steps, 4 lessons, 8 tools). `libevoharness_suite` tests that they stay the suite's.
+/// steps, 4 lessons, 8 tools). `libevoharness_train` tests that they stay the suite's.
 #[doc(hidden)]
 pub const DEFAULT_CAPACITIES: Capacities = Capacities {
     facts: 16,

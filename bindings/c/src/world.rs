@@ -1,6 +1,6 @@
 //! The world of an agent made through the C ABI: host tools (callbacks) over an optional world
 //! that a library made (an `evoharness_world`, such as a task of the suite from
-//! `libevoharness_suite`).
+//! `libevoharness_train`).
 //!
 //! Each tool index is served by, in order: the host's callback if one is registered for it,
 //! else the inner world if the agent has one, else nobody (the agent then sees an error event
@@ -24,7 +24,7 @@ use crate::status::evoharness_status;
 use crate::tool::{ToolResult, evoharness_tool_call, evoharness_tool_result};
 
 /// A world made by a library for agents to act in (for instance a task of the suite, made by
-/// `evoharness_suite_world_new` in `libevoharness_suite`): the tools the host does not serve
+/// `evoharness_suite_world_new` in `libevoharness_train`): the tools the host does not serve
 /// itself, with their state.
 ///
 /// The caller owns it until it gives it to `evoharness_agent_new` or `evoharness_agent_resume`,

@@ -1,8 +1,8 @@
 /*
  * Drives every function of evoharness.h (libevoharness, the embedding library), with its error
  * paths: NULL pointers, tiny buffers, bad bytes, bad model files, out-of-range values,
- * callbacks that fail or call back in. The suite's functions (libevoharness_suite) have their
- * own program, bindings/suite-c/tests/suite.c. Built with -Wall -Wextra -Wpedantic -Werror and
+ * callbacks that fail or call back in. The suite's functions (libevoharness_train) have their
+ * own program, bindings/train-c/tests/train.c. Built with -Wall -Wextra -Wpedantic -Werror and
  * run plain, under AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
  *
  *   api FIXTURES_DIR WORK_DIR VERSION
@@ -937,7 +937,7 @@ static void test_callback_world(void) {
     CHECK(gdropped == 3);
 
     /* A model brought from Hugging Face transformers (a Llama exported by
-     * `python -m evoharness.hf_export`, its tokenizer.json inside): the same calls (the
+     * `python -m evoharness.lm.hf_export`, its tokenizer.json inside): the same calls (the
      * library built with its hf-tokenizer feature, as the tests' builds are). */
     p = load("generative_hf.onnx");
     OK(evoharness_policy_get_abi(p, &gabi));

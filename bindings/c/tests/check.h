@@ -1,7 +1,7 @@
 /*
  * What the C test programs share: counted checks that print what failed with the library's
  * last error, and the fixture and work folders they are given on the command line. Included
- * by bindings/c/tests/api.c and bindings/suite-c/tests/suite.c (after the library's header).
+ * by bindings/c/tests/api.c and bindings/train-c/tests/train.c (after the library's header).
  */
 #ifndef EVOHARNESS_TESTS_CHECK_H
 #define EVOHARNESS_TESTS_CHECK_H

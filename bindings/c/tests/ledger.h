@@ -3,7 +3,7 @@
  * (`next` gives the next invoice id, `pay` pays one by id, `audit` says how many are unpaid),
  * 2 + seed % 3 invoices, success is finishing with every invoice paid exactly once. The same
  * world as the Rust one in suite/src/vec_env.rs's tests. Switches make it fail on purpose.
- * Included by bindings/c/tests/api.c (through an agent) and bindings/suite-c/tests/suite.c
+ * Included by bindings/c/tests/api.c (through an agent) and bindings/train-c/tests/train.c
  * (through a VecEnv), after the library's header and check.h.
  */
 #ifndef EVOHARNESS_TESTS_LEDGER_H

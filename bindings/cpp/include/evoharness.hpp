@@ -1,5 +1,5 @@
 // evoharness.hpp: a header-only C++17 wrapper over the C ABI of the embedding library
-// (evoharness.h, libevoharness). evoharness_suite.hpp adds the task suite's (libevoharness_suite).
+// (evoharness.h, libevoharness). evoharness_train.hpp adds the task suite's (libevoharness_train).
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //
 // What it adds to the C header:
@@ -19,7 +19,7 @@
 // changes), Policy, World and Agent; tool and trace lambdas run on the thread that steps the
 // agent; the log lambda may run on any thread, at once on several.
 //
-// Link it like the C library (it is header-only over libevoharness, or libevoharness_suite,
+// Link it like the C library (it is header-only over libevoharness, or libevoharness_train,
 // which exports the same functions): see bindings/README.md.
 
 #ifndef EVOHARNESS_HPP
@@ -283,7 +283,7 @@ struct PolicyOptions {
 
 class Agent;
 
-/// A world a library made (such as a task of the suite: evoharness_suite.hpp), for an Agent to
+/// A world a library made (such as a task of the suite: evoharness_train.hpp), for an Agent to
 /// act in. Given to an Agent, which takes it over (std::move it in).
 class World {
 public:
@@ -296,7 +296,7 @@ public:
 private:
     friend class Agent;
     friend class Fleet;
-    friend class VecEnv;  // evoharness_suite.hpp: takes worlds over
+    friend class VecEnv;  // evoharness_train.hpp: takes worlds over
     std::unique_ptr<evoharness_world, detail::Deleter<evoharness_world, evoharness_world_free>> w_;
 };
 
@@ -398,7 +398,7 @@ using Tool = std::function<void(const ToolCall&, ToolResult&)>;
 
 /// A world written by the host (evoharness_world_from_callbacks): the tools, the tasks and the
 /// judge of a product's own workflow, for an Agent to run (a policy made for its tool count) or a
-/// training VecEnv (evoharness_suite.hpp) to step. Make one an evoharness::World with host_world(),
+/// training VecEnv (evoharness_train.hpp) to step. Make one an evoharness::World with host_world(),
 /// which takes it over. Called on the thread that uses its owner, one method at a time. An
 /// exception from a method is a failure of the world itself (the step that ran it throws
 /// evoharness::Error with EVOHARNESS_STATUS_WORLD), not a tool's error event: a tool that fails at

@@ -1,4 +1,4 @@
-// Drives the C++ wrapper (evoharness.hpp and evoharness_suite.hpp, over libevoharness_suite):
+// Drives the C++ wrapper (evoharness.hpp and evoharness_train.hpp, over libevoharness_train):
 // RAII and moves, exceptions with statuses, lambdas as tools (including ones that throw), traces
 // and log sinks, checkpoints, the workspace, suite worlds, worlds written in C++ (HostWorld) and
 // the vectorised environment. Built with -Wall -Wextra -Wpedantic -Werror and run plain, under
@@ -7,7 +7,7 @@
 //   wrapper FIXTURES_DIR WORK_DIR
 //
 // Exits 0 when every check passed; otherwise prints each failed check and exits 1.
-#include <evoharness_suite.hpp>
+#include <evoharness_train.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
 """evoharness for Python: the task suite's simulators, worlds written in Python (your own tools:
 :mod:`evoharness.world`) and the structured-v1 layout, through the evoharness task suite's C
-library, libevoharness_suite (ctypes; no compiled extension).
+library, libevoharness_train (ctypes; no compiled extension).
 
 >>> import evoharness
 >>> env = evoharness.VecEnv("migration", horizon=100, n=4)

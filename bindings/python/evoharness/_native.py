@@ -1,10 +1,11 @@
-"""Loading the evoharness task suite's C library and declaring the functions this package calls.
+"""Loading the evoharness training kit's C library and declaring the functions this package calls.
 
-The library is ``libevoharness_suite.so`` (crate ``evoharness-suite-c``: the embedding API and the
-task suite). It is ``$EVOHARNESS_LIB`` if set, else the one inside this package (an installed
-wheel has it), else, in a checkout, the first of ``release``, ``debug``, ``no-tract/release`` and
-``no-tract/debug`` of ``$CARGO_TARGET_DIR`` or of the checkout's ``target/``. Build it with
-``cargo build --release -p evoharness-suite-c``, or build the wheel (``bindings/python/build-wheel.sh``).
+The library is ``libevoharness_train.so`` (crate ``evoharness-train-c``: the embedding API and the
+training kit, with the task suite to train on). It is ``$EVOHARNESS_LIB`` if set, else the one
+inside this package (an installed wheel has it), else, in a checkout, the first of ``release``,
+``debug``, ``no-tract/release`` and ``no-tract/debug`` of ``$CARGO_TARGET_DIR`` or of the checkout's
+``target/``. Build it with ``cargo build --release -p evoharness-train-c``, or build the wheel
+(``bindings/python/build-wheel.sh``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class EvoharnessError(RuntimeError):
 
 
 #: The library's file name.
-LIBRARY = "libevoharness_suite.so"
+LIBRARY = "libevoharness_train.so"
 
 
 def _candidates():
@@ -55,7 +56,7 @@ def library_path() -> pathlib.Path:
     raise EvoharnessError(
         0,
         f"{LIBRARY} not found (install the evoharness wheel, build the library with "
-        "`cargo build --release -p evoharness-suite-c`, or set EVOHARNESS_LIB); looked at: "
+        "`cargo build --release -p evoharness-train-c`, or set EVOHARNESS_LIB); looked at: "
         + ", ".join(tried[:8]),
     )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains the suite's language-model policy from scratch (examples/policies/lm.onnx's recipe), or
 # evaluates one, with everything set up first: the Python venv of examples/train/requirements.txt,
-# the task suite's C library the trainer drives the simulators through, the evoharness tool
+# the training C library the trainer drives the simulators through, the evoharness tool
 # (without tract) that validates every round and evaluates the result, and ONNX Runtime's
 # library for that tool.
 #
@@ -17,9 +17,9 @@ venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
 "$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir -r examples/train/requirements.txt
 target="${CARGO_TARGET_DIR:-target}"
 # Library and tool without tract (minutes of build saved); the tool runs ONNX Runtime.
-cargo build --release --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target/no-tract"
+cargo build --release --locked -q -p evoharness-train-c --no-default-features --target-dir "$target/no-tract"
 cargo build --release --locked -q -p evoharness-cli --no-default-features --bin evoharness --target-dir "$target/no-tract"
-export EVOHARNESS_LIB="$target/no-tract/release/libevoharness_suite.so"
+export EVOHARNESS_LIB="$target/no-tract/release/libevoharness_train.so"
 export EVOHARNESS_BIN="$target/no-tract/release/evoharness"
 EVOHARNESS_ORT_LIB="$(scripts/fetch-onnxruntime.sh)"
 export EVOHARNESS_ORT_LIB

@@ -18,9 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 venv="${EVOHARNESS_TRAIN_VENV:-.venv-train}"
 target="${CARGO_TARGET_DIR:-target}/no-tract"
-cargo build --release --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target"
+cargo build --release --locked -q -p evoharness-train-c --no-default-features --target-dir "$target"
 cargo build --release --locked -q -p evoharness-cli --no-default-features --bin evoharness --target-dir "$target"
-export EVOHARNESS_LIB="$target/release/libevoharness_suite.so"
+export EVOHARNESS_LIB="$target/release/libevoharness_train.so"
 export EVOHARNESS_BIN="$target/release/evoharness"
 export PYTHONPATH=bindings/python
 ort="$("$venv/bin/python" -c 'import glob, os, onnxruntime; print(glob.glob(os.path.join(os.path.dirname(onnxruntime.__file__), "capi", "libonnxruntime.so*"))[0])')"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The invoices example end to end, with everything it needs set up first: the Python venv with
 # the pinned requirements (examples/train/requirements.txt) and the training library
-# (libevoharness_suite, built without tract). Then:
+# (libevoharness_train, built without tract). Then:
 #
 #   examples/workflows/invoices/run.sh train [ARGS]   # train from scratch -> policy.onnx (+ record)
 #   examples/workflows/invoices/run.sh train-anneal   # from track_everything, RL anneals the
@@ -23,8 +23,8 @@ profile="${EVOHARNESS_TRAIN_PROFILE:-release}"
 flag=(); [ "$profile" = release ] && flag=(--release)
 target="${CARGO_TARGET_DIR:-target}"
 # Its own target folder, as in examples/train/run.sh: the cdylib's name carries no feature hash.
-cargo build "${flag[@]}" --locked -q -p evoharness-suite-c --no-default-features --target-dir "$target/no-tract"
-export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_suite.so"
+cargo build "${flag[@]}" --locked -q -p evoharness-train-c --no-default-features --target-dir "$target/no-tract"
+export EVOHARNESS_LIB="$target/no-tract/$profile/libevoharness_train.so"
 export PYTHONPATH="bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 cmd="${1:-}"; shift || true
 case "$cmd" in

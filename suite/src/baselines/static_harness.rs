@@ -92,7 +92,7 @@ impl StaticHarness {
     /// not recalled yet matches. A recall that finds nothing leaves no trace in the workspace,
     /// so a policy, which sees only the workspace, cannot tell whether it has made it and
     /// cannot imitate the rule that makes it; this variant is the static harness a policy can
-    /// learn (the `static` teacher of [`VecEnv`](crate::VecEnv)). All its other harness
+    /// learn (the `static` teacher of [`SuiteVecEnv`](crate::SuiteVecEnv)). All its other harness
     /// actions are the static harness's.
     pub fn imitable() -> Self {
         Self {
@@ -109,7 +109,7 @@ impl StaticHarness {
     /// and then, one the lean rule needs), but few of them carry anything a later world
     /// action needs: the starting point of harness annealing when the question is which
     /// bookkeeping pays, not how to act (the `static-lean` teacher of
-    /// [`VecEnv`](crate::VecEnv), `static-lean-harness` in evaluations).
+    /// [`SuiteVecEnv`](crate::SuiteVecEnv), `static-lean-harness` in evaluations).
     pub fn over_lean() -> Self {
         Self {
             lean_acts: true,

@@ -9,7 +9,7 @@ use super::*;
 /// `tuned:recall` and `tuned:favourite` are its variants for a sweep).
 ///
 /// Like the lean harness it decides from what a policy sees alone, so a policy can imitate
-/// it (the `tuned` teacher of [`VecEnv`](crate::VecEnv)). A recall that finds nothing leaves
+/// it (the `tuned` teacher of [`SuiteVecEnv`](crate::SuiteVecEnv)). A recall that finds nothing leaves
 /// no trace in the workspace, so before recalling it tracks the code: a `code` fact
 /// confirmed at the last step (staleness 0) means "recall now", one step older (1) means "the
 /// recall is done: guess", older ones are refreshed first.

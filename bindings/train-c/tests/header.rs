@@ -2,7 +2,7 @@
 //! source, and this library's ABI version is libevoharness's. Regenerate the header with
 //!
 //! ```sh
-//! EVOHARNESS_BLESS=1 cargo test -p evoharness-suite-c --test header
+//! EVOHARNESS_BLESS=1 cargo test -p evoharness-train-c --test header
 //! ```
 
 use std::ffi::CStr;
@@ -13,7 +13,7 @@ include!("../../build-support/check_header.rs");
 fn the_committed_header_is_the_generated_one() {
     check_committed_header(
         include_str!(env!("EVOHARNESS_GENERATED_HEADER")),
-        "evoharness_suite.h",
+        "evoharness_train.h",
     );
 }
 

@@ -6,7 +6,7 @@ use evoharness::{
     evoharness_agent, evoharness_agent_config, evoharness_capacities, evoharness_costs,
     evoharness_status, evoharness_world, finished_flag, with_agent, world_handle,
 };
-use suite::{CAPACITIES, Scenario, SuiteWorld, TaskConfig, TaskKind};
+use evoharness_suite::{CAPACITIES, Scenario, SuiteWorld, TaskConfig, TaskKind};
 
 /// One of the suite's three task kinds.
 #[repr(u32)]

@@ -18,9 +18,10 @@ use evoharness_core::Costs;
 use evoharness_core::obs::Version;
 use evoharness_core::{StepVerb, Value};
 use evoharness_runtime::World;
-use suite::{CAPACITIES, EpisodeStats, Intent, SuiteVecEnv, Teacher, VecEnv, WorldsConfig};
+use evoharness_suite::{CAPACITIES, SuiteVecEnv, Teacher};
+use train::{EpisodeStats, Intent, VecEnv, WorldsConfig};
 
-use crate::task::task_config;
+use crate::suite::task_config;
 
 /// What an `evoharness_vec_env` handle points at: the suite's tasks, or a host's worlds.
 #[doc(hidden)]
@@ -409,7 +410,7 @@ pub unsafe extern "C" fn evoharness_vec_env_new_grouped(
                     "organisation_start + organisation_count overflows",
                 )
             })?;
-        let v = VecEnv::grouped(task, n, group, organisation_start..end, seed)?;
+        let v = SuiteVecEnv::grouped(task, n, group, organisation_start..end, seed)?;
         out.write(handle(AnyVecEnv::Suite(v)));
         Ok(())
     })

@@ -1,9 +1,9 @@
 /*
- * Drives every function of evoharness_suite.h (libevoharness_suite: the task suite), with its
+ * Drives every function of evoharness_train.h (libevoharness_train: the task suite), with its
  * error paths: the suite's worlds given to agents (with a host tool on top, checkpointed and
  * resumed, refused and handed back), their stats and verdicts, the vectorised environment,
  * groups and teachers. The embedding functions are bindings/c/tests/api.c's; this program
- * links libevoharness_suite, which exports them too. Built with -Wall -Wextra -Wpedantic
+ * links libevoharness_train, which exports them too. Built with -Wall -Wextra -Wpedantic
  * -Werror and run plain, under AddressSanitizer/UBSan and under valgrind by tests/c_abi.rs.
  *
  *   suite FIXTURES_DIR WORK_DIR VERSION
@@ -12,7 +12,7 @@
  * checkpoint files, VERSION the version the library must report. Exits 0 when every check
  * passed; otherwise prints each failed check and exits 1.
  */
-#include "evoharness_suite.h"
+#include "evoharness_train.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -624,7 +624,7 @@ static void test_worlds_vec_env(void) {
     CHECK(dropped == N); /* the environment freed its worlds */
 }
 
-/* The fleet database calls (libevoharness_suite has them: its header defines
+/* The fleet database calls (libevoharness_train has them: its header defines
  * EVOHARNESS_FLEET): two stores pushed to a SQLite file, one twice, pulled into a third; each
  * lesson counted once; a URL no database opens and a missing folder are typed errors. */
 static void test_fleet(void) {

@@ -1,20 +1,20 @@
-// evoharness_suite.hpp: the task suite's part of the header-only C++17 wrapper, over
-// evoharness_suite.h (libevoharness_suite, which exports every function of libevoharness too:
+// evoharness_train.hpp: the training kit's part of the header-only C++17 wrapper, over
+// evoharness_train.h (libevoharness_train, which exports every function of libevoharness too:
 // link it instead of libevoharness, never both).
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //
-// What it adds to evoharness.hpp: a task of the suite as an evoharness::World (suite_world), the
-// agent config a task needs (suite_agent_config), how a suite agent's task went (task_stats),
-// the suite's capacities, and VecEnv, the vectorised environment for training (RAII, move-only,
-// with groups and the teachers' labels). Errors are evoharness::Error exceptions, as there.
+// What it adds to evoharness.hpp: VecEnv, the vectorised environment for training (RAII,
+// move-only, with groups and the suite's teachers' labels), and the task suite to train on: a
+// task as an evoharness::World (suite_world), the agent config a task needs
+// (suite_agent_config), how a suite agent's task went (task_stats), the suite's capacities. Errors are evoharness::Error exceptions, as there.
 //
-// Thread safety is the C handles' (see evoharness_suite.h): one thread at a time per VecEnv.
+// Thread safety is the C handles' (see evoharness_train.h): one thread at a time per VecEnv.
 
-#ifndef EVOHARNESS_SUITE_HPP
-#define EVOHARNESS_SUITE_HPP
+#ifndef EVOHARNESS_TRAIN_HPP
+#define EVOHARNESS_TRAIN_HPP
 
 #include "evoharness.hpp"
-#include "evoharness_suite.h"
+#include "evoharness_train.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -173,4 +173,4 @@ private:
 
 }  // namespace evoharness
 
-#endif  // EVOHARNESS_SUITE_HPP
+#endif  // EVOHARNESS_TRAIN_HPP

@@ -3,11 +3,11 @@
 //!
 //! This module knows no particular world. What a task adds (how its episodes are accounted,
 //! state kept beside each environment, where renewed agents go) comes through [`Hooks`],
-//! which do nothing by default; the suite's are [`SuiteHooks`](crate::SuiteHooks), in
-//! [`suite_env`](crate::suite_env) with the suite's constructors and teachers.
+//! which do nothing by default; the suite's are `SuiteHooks`, in the `evoharness-suite`
+//! crate's `suite_env` with the suite's constructors and teachers.
 //!
 //! Each of the `n` environments is an [`Agent`] over a world, with a workspace of the chosen
-//! capacities (the suite's [`CAPACITIES`] for its tasks) and decisions from outside
+//! capacities ([`DEFAULT_CAPACITIES`] unless the caller chooses) and decisions from outside
 //! ([`External`]): a step is [`Agent::step_with`], the path every agent takes. One
 //! [`VecEnv::step`] takes one template index per environment and writes, into the caller's
 //! buffers, each environment's next observation (structured-v1, `obs_len` floats), its mask
@@ -16,10 +16,10 @@
 //! the new episode's first), and the ended episode's stats are kept for
 //! [`VecEnv::last_episode`]. Experience carries over between the episodes of one environment.
 //!
-//! For the suite ([`VecEnv::new`](crate::SuiteVecEnv::new)), environment `i` runs organisation
+//! For the suite (`SuiteVecEnv::new` in `evoharness-suite`), environment `i` runs organisation
 //! `organisations.start + i % organisations.len()` and, for its `k`-th episode, seed
 //! `seed + i + k·n`: deterministic for a given `(seed, n, organisations)`. With groups
-//! ([`VecEnv::grouped`](crate::SuiteVecEnv::grouped), for group-relative policy optimisation) the `group` environments
+//! (`SuiteVecEnv::grouped`, for group-relative policy optimisation) the `group` environments
 //! `g·group` to `g·group + group − 1` all run group `g`'s organisation and seeds instead:
 //! `organisations.start + g % organisations.len()` and `seed + g + k·(n / group)`. Any other
 //! worlds ([`VecEnv::from_worlds`]) get the same seeds; their budget, costs and capacities are
@@ -38,7 +38,7 @@ use evoharness_runtime::{
     Agent, AgentConfig, Decision, Error, ErrorKind, External, Result, Selection, StepReport, World,
 };
 
-use crate::CAPACITIES;
+use crate::DEFAULT_CAPACITIES;
 use crate::EpisodeStats;
 use crate::intent::{self, Intent};
 use crate::score::{Account, Score};
@@ -50,7 +50,7 @@ pub type Env<W> = Agent<W, External>;
 /// ([`Account`]), state kept beside each environment (a teacher's agenda, a durable copy for
 /// crashes), and where a renewed agent goes. Every method has a default that does nothing,
 /// and `()` is the environment of worlds that need none (a host's own,
-/// [`VecEnv::from_worlds`]). The suite's is [`SuiteHooks`](crate::suite_env::SuiteHooks).
+/// [`VecEnv::from_worlds`]). The suite's is `SuiteHooks` (`evoharness-suite`).
 ///
 /// `i` is always the environment's index; the environment calls these in step order.
 pub trait Hooks<W: World>: Account<W> {
@@ -111,7 +111,7 @@ impl<W: World> Hooks<W> for () {}
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Buffers {
     /// One template index per environment, read by a step (a teacher's labels can be written
-    /// here: [`VecEnv::teacher_actions`]).
+    /// here: the suite's `SuiteVecEnv::teacher_actions`).
     pub actions: Vec<u32>,
     /// Each environment's observation, `obs_len` floats.
     pub obs: Vec<f32>,
@@ -139,13 +139,13 @@ pub struct WorldsConfig {
 }
 
 impl WorldsConfig {
-    /// The suite's capacities with `tools` tools, a budget of `budget`, the default costs
+    /// [`DEFAULT_CAPACITIES`] with `tools` tools, a budget of `budget`, the default costs
     /// (every verb 1, `finish` 0), seed 0, no groups.
     pub fn new(tools: u16, budget: u32) -> Self {
         Self {
             capacities: Capacities {
                 tools,
-                ..CAPACITIES
+                ..DEFAULT_CAPACITIES
             },
             budget,
             costs: Costs::default(),
@@ -179,7 +179,8 @@ pub struct VecEnv<W, H = ()> {
     lifetime: u64,
 }
 
-pub(crate) fn check_groups(n: usize, group: usize) -> Result<()> {
+/// Checks that `group` (at least 1) divides `n` environments, as a grouped [`VecEnv`] needs.
+pub fn check_groups(n: usize, group: usize) -> Result<()> {
     if group == 0 || !n.is_multiple_of(group) {
         return Err(Error::new(
             ErrorKind::Config,
@@ -221,9 +222,11 @@ impl<W: World> VecEnv<W> {
 }
 
 impl<W: World, H: Hooks<W>> VecEnv<W, H> {
-    /// The environments' agents, each with `config` but `costs(its world)`, and the hooks
-    /// `hooks` makes for them once they exist.
-    pub(crate) fn build(
+    /// Environments over `worlds` with hooks: the agents, each with `capacities` and
+    /// `config` but `costs(its world)`, in groups of `group` (see the [module docs](self)),
+    /// and the hooks `hooks` makes for them once they exist. How a task with [`Hooks`] of its
+    /// own (the suite's) builds its environments; [`VecEnv::from_worlds`] is this with `()`.
+    pub fn build(
         worlds: Vec<W>,
         capacities: Capacities,
         config: AgentConfig,
@@ -297,7 +300,7 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
     }
 
     /// Every environment's agent, to set up (an experience store, say) before stepping.
-    pub(crate) fn envs_mut(&mut self) -> &mut [Env<W>] {
+    pub fn envs_mut(&mut self) -> &mut [Env<W>] {
         &mut self.agents
     }
     /// Gives every environment's agent a lifetime of `episodes` episodes (0, the default:
@@ -508,7 +511,8 @@ impl<W: World, H: Hooks<W>> VecEnv<W, H> {
         Ok(())
     }
 
-    pub(crate) fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
+    /// Checks that `buf` holds `per` entries for each environment; the error names `what`.
+    pub fn check_len<T>(&self, what: &str, buf: &[T], per: usize) -> Result<()> {
         let want = self.agents.len() * per;
         if buf.len() == want {
             Ok(())

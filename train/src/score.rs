@@ -38,7 +38,7 @@ impl<W> Account<W> for () {}
 /// Works for any world, through an [`Account`] of it: `()` takes its judge's verdict
 /// ([`World::judge`]: success, and its violation count as [`Violations::other`]), with no
 /// items; the suite's worlds give their items, landings and violations by kind
-/// ([`SuiteAccount`](crate::episode::SuiteAccount)).
+/// (`SuiteAccount`, in the `evoharness-suite` crate's `episode`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Score {
     stats: EpisodeStats,

@@ -95,4 +95,15 @@ mod tests {
         assert_eq!(per_decision(&m.encode_to_vec()), 2 * (40 + 12));
         assert_eq!(per_decision(b"not a model \xff\xff"), 0);
     }
+
+    #[test]
+    fn counts_a_fixture_policy() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/tests/fixtures/mlp_batch.onnx"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        // Its products: 534 × 16, 16 × 223 (logits) and 16 × 1 (value).
+        assert_eq!(per_decision(&bytes), 2 * (534 * 16 + 16 * 223 + 16));
+    }
 }
