@@ -37,4 +37,58 @@ def summary(rows: list[dict]) -> dict:
             "violations": int(sum(x["violations"] for x in rows))}
 
 
-__all__ = ["episode_row", "standard_error", "summary"]
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959964
+
+
+def paired_gain(mine: list[dict], theirs: list[dict]) -> dict:
+    """One agent's episode rows against another's on the same episodes, in order: the mean of
+    the per-episode differences in reward, its standard error, the 95% interval, and how many
+    episodes the first did better, worse and the same in (within 1e-9). Two agents on the same
+    seeds meet the same world, so the paired interval is far tighter than their own."""
+    if len(mine) != len(theirs) or not mine:
+        raise ValueError(f"a paired comparison needs the same episodes on both sides: "
+                         f"{len(mine)} against {len(theirs)}")
+    d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
+    se = standard_error(d)
+    mean = float(d.mean())
+    return {"episodes": len(d), "gain": mean, "gain_se": se,
+            "low": mean - Z95 * se, "high": mean + Z95 * se,
+            "better": int((d > 1e-9).sum()), "worse": int((d < -1e-9).sum()),
+            "same": int((np.abs(d) <= 1e-9).sum())}
+
+
+def verdict(p: dict) -> str:
+    """What a :func:`paired_gain` of a policy over its teacher says: ``better`` (the 95%
+    interval lies above zero), ``worse`` (below) or ``same`` (it holds zero: nothing better
+    was found, nothing worse either)."""
+    if p["low"] > 0:
+        return "better"
+    if p["high"] < 0:
+        return "worse"
+    return "same"
+
+
+def side_by_side(teacher: dict, policy: dict, p: dict, title: str) -> str:
+    """The teacher's and the policy's :func:`summary` figures in two columns, with the policy's
+    :func:`paired_gain` over the teacher and what it means, as a few lines of text."""
+    rows = [("success", "success_rate", "{:.3f}"), ("reward", "mean_reward", "{:.4f}"),
+            ("harness actions", "mean_harness_actions", "{:.2f}"),
+            ("world actions", "mean_world_actions", "{:.2f}")]
+    out = [f"{title} ({p['episodes']} episodes, the same for both):",
+           f"  {'':<16}{'teacher':>10}{'policy':>10}"]
+    for name, key, fmt in rows:
+        out.append(f"  {name:<16}{fmt.format(teacher[key]):>10}{fmt.format(policy[key]):>10}")
+    out.append(f"  paired reward gain of the policy: {p['gain']:+.4f}, 95% interval "
+               f"[{p['low']:+.4f}, {p['high']:+.4f}]; better in {p['better']}, worse in "
+               f"{p['worse']}, the same in {p['same']} episodes")
+    v = verdict(p)
+    out.append("  " + {"better": "the policy is better than its teacher",
+                       "worse": "the policy is WORSE than its teacher",
+                       "same": "found nothing better than the teacher: within the interval, "
+                               "the policy does as well as it"}[v])
+    return "\n".join(out)
+
+
+__all__ = ["Z95", "episode_row", "paired_gain", "side_by_side", "standard_error", "summary",
+           "verdict"]

@@ -877,3 +877,43 @@ def test_a_world_env_over_the_invoices_world_matches_the_trainer_s_layout():
         assert env.harness.budget == source.settings["budget"] == factory.budget
     finally:
         env.close()
+
+
+def test_a_paired_gain_says_better_worse_or_the_same():
+    from evoharness.figures import paired_gain, side_by_side, summary, verdict
+
+    row = lambda r: {"success": True, "reward": r, "harness": 1, "world": 5, "steps": 6,  # noqa: E731
+                     "cost": 6, "violations": 0}
+    teacher = [row(1.0), row(1.1), row(0.9), row(1.0)]
+    better = [row(1.2), row(1.25), row(1.1), row(1.21)]
+    p = paired_gain(better, teacher)
+    assert (p["episodes"], p["better"], p["worse"], p["same"]) == (4, 4, 0, 0)
+    assert p["gain"] == pytest.approx(0.19) and p["low"] > 0 and verdict(p) == "better"
+    assert verdict(paired_gain(teacher, better)) == "worse"
+    same = paired_gain([row(1.0), row(1.2), row(0.8), row(1.0)], teacher)
+    assert verdict(same) == "same" and same["low"] < 0 < same["high"]
+    assert verdict(paired_gain(teacher, teacher)) == "same"
+    text = side_by_side(summary(teacher), summary(better), p, "validation")
+    assert "teacher" in text and "better than its teacher" in text and "+0.1900" in text
+    with pytest.raises(ValueError):
+        paired_gain(teacher, teacher[:2])
+
+
+def test_a_policy_worse_than_its_teacher_is_not_written_where_asked(tmp_path, capsys):
+    """Training too short to imitate the teacher: the policy is worse on the validation
+    episodes, so --out stays unwritten, NAME.worse.onnx holds it, the command fails and says
+    why; --allow-worse writes it where asked."""
+    tiny = ["--world", WORLD, "--teacher", TEACHER, "--quiet", "--envs", "2", "--rounds", "1",
+            "--round-steps", "2", "--hidden", "8", "--rl-iters", "0", "--valid-episodes", "8"]
+    out = tmp_path / "p.onnx"
+    assert train.main(tiny + ["--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert not out.exists() and (tmp_path / "p.worse.onnx").is_file()
+    assert "the policy is WORSE than its teacher" in captured.out
+    assert "not to" in captured.err and "--allow-worse" in captured.err
+    record = json.loads((tmp_path / "p.json").read_text())
+    assert record["against_teacher"]["verdict"] == "worse"
+    assert record["against_teacher"]["episodes"] == 8
+    assert record["teacher_valid"]["success_rate"] > record["selected"]["valid_success"]
+    assert train.main(tiny + ["--out", str(out), "--allow-worse"]) == 0
+    assert out.is_file()

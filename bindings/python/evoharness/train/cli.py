@@ -34,7 +34,13 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    kept only if check episodes hold, ``examples/train/README.md``). ``--init`` starts
    from an existing policy's weights (with ``--rounds 0``, stage 2 starts from it directly).
 3. Model selection on validation seeds: the highest mean reward among the checkpoints whose
-   success rate is within a point of the best.
+   success rate is within a point of the best. With a teacher, the teacher runs the same
+   validation episodes, and the chosen policy's paired reward gain over it (mean, 95%
+   interval) decides what is written: a policy whose interval lies below zero is **not**
+   written to ``--out`` (it goes to ``NAME.worse.onnx`` and the command exits with 1) unless
+   ``--allow-worse``; the command ends by printing the teacher's and the policy's figures side
+   by side (and again on ``--eval-seeds``, through the embedded agent, when given), saying
+   plainly when it found nothing better than the teacher.
 4. Export (``runtime/POLICY.md`` metadata from the library's layout), then a load check through
    the library's policy loader (the embedded agent's) when ONNX Runtime is installed.
 
@@ -77,10 +83,13 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--out", type=pathlib.Path, required=True, help="the ONNX policy to write")
     ap.add_argument("--minutes", type=float, default=10.0,
                     help="wall-clock budget of the two stages (default 10)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seeds the network's initial weights and every random draw of training "
+                         "(the episodes' seeds are fixed by stage: evoharness.train.seeds)")
     ap.add_argument("--smoke", action="store_true", help="a tiny run that checks the pipeline")
     ap.add_argument("--horizon", type=int, help="the step budget (default: the world's `budget`, else 100)")
-    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--hidden", type=int, default=128,
+                    help="width of the policy network's two hidden layers (default 128)")
     ap.add_argument("--unit-staleness", choices=("auto", "on", "off"), default="auto",
                     help="scale Belief facts' staleness features inside the network so that "
                          "one step is about one unit (the observation squashes them; rules that "
@@ -96,22 +105,34 @@ def parser() -> argparse.ArgumentParser:
                          "same --hidden); with --rounds 0, stage 2 starts from it directly")
     ap.add_argument("--envs", type=int, default=32, help="environments per kind (DAgger, PPO)")
     ap.add_argument("--rounds", type=int, default=10, help="DAgger rounds (demos: BC rounds)")
-    ap.add_argument("--round-steps", type=int, default=120)
-    ap.add_argument("--epochs", type=int, default=2)
-    ap.add_argument("--buffer", type=int, default=200_000)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--round-steps", type=int, default=120,
+                    help="DAgger: steps each of --envs environments takes per round (default 120)")
+    ap.add_argument("--epochs", type=int, default=2,
+                    help="DAgger, cloning: passes over the sample buffer per round (default 2)")
+    ap.add_argument("--buffer", type=int, default=200_000,
+                    help="DAgger, cloning: the samples kept, oldest dropped first (default 200000)")
+    ap.add_argument("--batch", type=int, default=256,
+                    help="DAgger, cloning: the minibatch (default 256; GRPO's too unless --rl-batch)")
+    ap.add_argument("--lr", type=float, default=1e-3,
+                    help="DAgger, cloning: Adam's learning rate (default 1e-3)")
     ap.add_argument("--lr-final", type=float,
                     help="DAgger: decay the learning rate geometrically from --lr at the first "
                          "round to this at the last (default: constant)")
-    ap.add_argument("--rl-iters", type=int, default=10)
-    ap.add_argument("--rl-epochs", type=int, default=2)
+    ap.add_argument("--rl-iters", type=int, default=10,
+                    help="stage 2: iterations (each samples, updates and validates; default 10)")
+    ap.add_argument("--rl-epochs", type=int, default=2,
+                    help="GRPO, PPO: passes over an iteration's samples (default 2)")
     ap.add_argument("--rl-batch", type=int, help="GRPO's minibatch (default: --batch); larger "
                     "means fewer, steadier updates per iteration")
-    ap.add_argument("--rl-lr", type=float, default=5e-5)
-    ap.add_argument("--group", type=int, default=4)
-    ap.add_argument("--groups", type=int, default=8)
-    ap.add_argument("--kl", type=float, default=0.05)
+    ap.add_argument("--rl-lr", type=float, default=5e-5,
+                    help="stage 2: Adam's learning rate (default 5e-5)")
+    ap.add_argument("--group", type=int, default=4,
+                    help="GRPO: environments per group, which share a seed (default 4)")
+    ap.add_argument("--groups", type=int, default=8,
+                    help="GRPO: groups per iteration and kind (default 8)")
+    ap.add_argument("--kl", type=float, default=0.05,
+                    help="GRPO, PPO: weight of the KL penalty to the policy stage 2 started from "
+                         "(default 0.05; 0: none)")
     ap.add_argument("--skip-harness", type=float, default=0.0,
                     help="DAgger: skip this share of the harness actions about to be executed "
                          "(--suite: the lean rule's choice instead; --world: the teacher's "
@@ -168,9 +189,15 @@ def parser() -> argparse.ArgumentParser:
                     help="environments per rollout unit (default: 16 with --ray, else one unit "
                          "per kind); the same value gives the same policy on any number of "
                          "workers or none")
-    ap.add_argument("--valid-episodes", type=int, default=64)
+    ap.add_argument("--valid-episodes", type=int, default=64,
+                    help="validation episodes per kind: every checkpoint and the teacher run "
+                         "the same ones (default 64)")
     ap.add_argument("--eval-seeds", help="A..B: after export, evaluate the policy through the "
                     "embedded agent on these seeds (held out: 1000000 and up) into the record")
+    ap.add_argument("--allow-worse", action="store_true",
+                    help="write --out even when the policy is worse than its teacher on the "
+                         "validation episodes (by default it is then written beside it as "
+                         "NAME.worse.onnx and the command fails)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     return ap
 
@@ -296,7 +323,8 @@ def train(args, source, log, net, pool, rng) -> int:
     from .rollouts import rollouts
     from .seeds import VALID_SEED
     from .selection import choose, select
-    from .sources import valid_fields, validate
+    from ..figures import paired_gain, side_by_side, verdict
+    from .sources import teacher_unit, valid_fields, validate
 
     out, lay, tools, settings = args.out, source.layout, source.tools, source.settings
     stem = out.name[:-5] if out.name.endswith(".onnx") else out.name
@@ -306,6 +334,12 @@ def train(args, source, log, net, pool, rng) -> int:
     deadline2 = t0 + 60 * args.minutes
     buf = Buffer(args.buffer, lay["obs_len"], lay["actions"])
     best = None
+    # The teacher on the validation episodes every checkpoint runs: what the policy must not
+    # fall below, and what "better" is measured against (paired, the same seeds).
+    teacher_v = None
+    if args.teacher:
+        teacher_v = validate(net, source, VALID_SEED, args.valid_episodes, pool, unit=teacher_unit)
+        log(event="teacher", **valid_fields(teacher_v))
     if args.init:
         load_weights(net, args.init)
         v = validate(net, source, VALID_SEED, args.valid_episodes, pool)
@@ -347,6 +381,14 @@ def train(args, source, log, net, pool, rng) -> int:
     t2 = time.time()
     chosen = choose(best)
     net.load_state_dict(chosen["state"])
+    against = None
+    if teacher_v is not None:
+        against = paired_gain(chosen["rows"], teacher_v["rows"])
+        against["verdict"] = verdict(against)
+        log(event="against_teacher", **{k: (round(x, 5) if isinstance(x, float) else x)
+                                        for k, x in against.items()})
+        if against["verdict"] == "worse" and not (args.allow_worse or args.smoke):
+            out = out.parent / f"{stem}.worse.onnx"
     export_onnx(net, out, lay, f"python -m evoharness.train --{'world' if args.world else 'suite'} "
                 f"{args.world or args.suite} seed {args.seed}", tools)
     check = load_check(out)
@@ -362,22 +404,50 @@ def train(args, source, log, net, pool, rng) -> int:
                      "valid_reward": round(chosen["reward"], 4),
                      "valid_harness": round(chosen["harness"], 3)},
         "load_check": check,
+        "teacher_valid": None if teacher_v is None else
+        {k: x for k, x in teacher_v.items() if k != "rows"},
+        "against_teacher": against,
         "rollouts": rollout_figures(args, pool, log.rows),
         "versions": versions(),
     }
+    held_out = None
     if args.eval_seeds:
         from ..evaluate import evaluate, parse_seeds
+        from ..figures import Z95
 
-        r = evaluate(args.world, f"policy:{out}", parse_seeds(args.eval_seeds), args.horizon)
+        seeds = parse_seeds(args.eval_seeds)
+        teacher = f"teacher:{args.teacher}" if args.teacher else None
+        r = evaluate(args.world, f"policy:{out}", seeds, args.horizon, against=teacher)
         record["held_out"] = {k: v for k, v in r.items() if k not in ("world", "agent", "wall_s")}
         log(event="held_out", seeds=args.eval_seeds, success_rate=r["success_rate"],
             mean_reward=round(r["mean_reward"], 4), reward_se=round(r["reward_se"], 4),
             mean_harness_actions=r["mean_harness_actions"])
+        if teacher:
+            t = evaluate(args.world, teacher, seeds, args.horizon)
+            p = r["paired"]
+            gain = {"episodes": p["episodes"], "gain": p["mean_reward_gain"],
+                    "gain_se": p["gain_se"], "low": p["mean_reward_gain"] - Z95 * p["gain_se"],
+                    "high": p["mean_reward_gain"] + Z95 * p["gain_se"], "better": p["better"],
+                    "worse": p["worse"], "same": p["same"]}
+            held_out = (t, r, gain)
+            record["held_out"]["teacher"] = {k: v for k, v in t.items()
+                                             if k not in ("world", "agent", "wall_s")}
     (out.parent / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n")
     log(event="done", selected=list(chosen["tag"]), valid_success=chosen["success"],
         valid_reward=round(chosen["reward"], 4), stage1_s=record["stage1_s"],
         stage2_s=record["stage2_s"], load_check=check)
     log.close()
+    if against is not None:
+        print(side_by_side(teacher_v, chosen["summary"], against,
+                           "validation: the teacher and the policy chosen"))
+        if held_out is not None:
+            print(side_by_side(*held_out, f"held out (seeds {args.eval_seeds}, the policy "
+                               "through the embedded agent)"))
+        if against["verdict"] == "worse" and not (args.allow_worse or args.smoke):
+            print(f"evoharness.train: the policy is worse than its teacher on the validation "
+                  f"episodes; it was written to {out}, not to {args.out} (--allow-worse "
+                  "writes it there anyway)", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -248,17 +248,39 @@ def valid_unit(source, net, state, kind: str, n: int, seed: int, offset: int) ->
                          offset)
 
 
-def validate(net, source, seed: int, episodes: int, pool=None) -> dict:
+def teacher_choice(source):
+    """A ``choose(env)`` that acts as the source's teacher: its label in every environment, and
+    where it has none (its action is not legal there), the first legal template."""
+    def choose(env):
+        labels = source.labels(env)[0].astype(np.int64)
+        for i in np.flatnonzero(labels < 0):
+            labels[i] = int(np.flatnonzero(env.mask[i])[0])
+        return labels.astype(np.uint32)
+
+    return choose
+
+
+def teacher_unit(source, net, state, kind: str, n: int, seed: int, offset: int) -> list:
+    """A validation unit of the teacher itself (``net`` unused): :func:`episodes_unit` with
+    :func:`teacher_choice`, so that the policy's episodes can be compared with the teacher's on
+    the same seeds."""
+    return episodes_unit(source, kind, teacher_choice(source), n, seed, "valid", offset)
+
+
+def validate(net, source, seed: int, episodes: int, pool=None, unit=valid_unit) -> dict:
     """Greedy episodes of every kind on validation seeds: the :func:`summary` of all of them,
-    with each kind's success rate under ``by_kind`` when there are several. They run in the
-    units of ``pool`` (:class:`LocalPool` if none: chunks of 64 environments, or of its
-    ``unit_envs``), in this process or on its workers; the rows are the same either way."""
+    with each kind's success rate under ``by_kind`` when there are several, and every episode's
+    row under ``rows`` (kinds in order, seeds in order: the same episodes for every policy,
+    which paired comparisons rely on). They run in the units of ``pool`` (:class:`LocalPool` if
+    none: chunks of 64 environments, or of its ``unit_envs``), in this process or on its
+    workers; the rows are the same either way. ``unit`` :func:`teacher_unit` runs the teacher
+    on the same episodes instead."""
     pool = pool or LocalPool(source)
     chunk = pool.unit_envs or 64
     kinds = source.kinds
     jobs = [(kind, min(chunk, episodes - at), seed + at, at) for kind in kinds
             for at in range(0, episodes, chunk)]
-    done = pool.run(valid_unit, net, jobs)
+    done = pool.run(unit, net, jobs)
     rows, by_kind = [], {}
     for kind in kinds:
         r = [row for (k, *_), part in zip(jobs, done) if k == kind for row in part]
@@ -267,6 +289,7 @@ def validate(net, source, seed: int, episodes: int, pool=None) -> dict:
     out = summary(rows)
     if len(kinds) > 1:
         out["by_kind"] = by_kind
+    out["rows"] = rows
     return out
 
 
@@ -290,4 +313,5 @@ def suite_policy(path, task: str, horizon: int, scenario: str = "v1", hidden: in
 
 
 __all__ = ["SuiteSource", "WorldSource", "episodes_unit", "first_episodes", "suite_policy",
-           "teacher_labels", "track_key", "valid_fields", "valid_unit", "validate", "warm_up"]
+           "teacher_choice", "teacher_labels", "teacher_unit", "track_key", "valid_fields",
+           "valid_unit", "validate", "warm_up"]
