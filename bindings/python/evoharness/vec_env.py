@@ -141,7 +141,7 @@ class VecEnv(Handle):
     def from_worlds(cls, factory, n: int, *, capacities: dict | None = None,
                     costs: dict | None = None, budget: int | None = None,
                     horizon: int | None = None, seed: int = 0, group: int = 1,
-                    layout_version: int = 1) -> "VecEnv":
+                    layout_version: int = 1, copyable: bool = False) -> "VecEnv":
         """``n`` environments over worlds written in Python (:mod:`evoharness.world`), stepped
         through the C library (``evoharness_vec_env_new_worlds``): the library's workspace,
         harness actions, budget, costs, observation, mask and reward over the worlds' tools and
@@ -158,7 +158,12 @@ class VecEnv(Handle):
         and ``evaluate`` use for that world, so a policy trained on it reads this layout.
         Environment ``i`` in group ``g = i // group`` runs, for its ``k``-th episode, seed
         ``seed + g + k * (n // group)``; an episode that ends (finished, or budget spent) is
-        reset at once. A failing world raises :class:`~evoharness.WorldError`."""
+        reset at once. A failing world raises :class:`~evoharness.WorldError`.
+
+        ``copyable`` lets :meth:`copy` copy an environment mid-episode (branching rollouts): each
+        world's state is then saved and restored by pickling its attributes (``vars(world)``),
+        so a world must pickle (no open files or connections; a ``random.Random`` or numpy
+        generator does) and keep its state in its attributes. Without it a copy is refused."""
         if budget is not None and horizon is not None and budget != horizon:
             raise ValueError("give budget or horizon (the same thing), not both")
         if not isinstance(n, int) or n < 1:
@@ -184,7 +189,7 @@ class VecEnv(Handle):
         bridges = []
         for i, w in enumerate(self.worlds):
             try:
-                bridges.append(_world._Bridge(w, i))
+                bridges.append(_world._Bridge(w, i, copyable))
             except (TypeError, ValueError) as e:
                 raise WorldError(0, f"world {i}: {e}") from e
         tools = bridges[0].tools
@@ -435,7 +440,14 @@ class VecEnv(Handle):
         for i in (src, dst):
             if i < 0:
                 raise EvoharnessError(4, f"no environment {i}")
-        self._check(lib().evoharness_vec_env_copy(self._live(), int(src), int(dst)))
+        try:
+            self._check(lib().evoharness_vec_env_copy(self._live(), int(src), int(dst)))
+        except EvoharnessError as e:
+            bridges = getattr(self, "_bridges", None)
+            if bridges and not bridges[0].copyable:
+                raise EvoharnessError(e.status, f"{e} (Python worlds are copied when the "
+                                      "environment is made with copyable=True)") from e
+            raise
         if observe:
             self.observe()
 

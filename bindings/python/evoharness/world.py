@@ -33,6 +33,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import inspect
+import pickle
 import weakref
 from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_float, c_int8, c_int32,
                     c_int64, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
@@ -217,6 +218,7 @@ _SIGNATURES = {
         [POINTER(c_void_p), c_size_t, POINTER(_VecEnvConfig), POINTER(c_void_p)], c_uint32),
     "evoharness_vec_env_intent_template": ([c_void_p, c_size_t, c_char_p, POINTER(c_uint32)],
                                            c_uint32),
+    "evoharness_resume_point_write": ([c_void_p, POINTER(c_uint8), c_size_t], c_uint32),
 }
 
 #: A teacher's actions: name -> (JSON key, how many arguments after the name).
@@ -297,9 +299,12 @@ class _Bridge:
     """One Python world behind one C world: what its callbacks call, and the first exception
     they caught (the library only hears that the callback failed)."""
 
-    def __init__(self, world, index: int):
+    def __init__(self, world, index: int, copyable: bool = False):
         self.world = world
         self.index = index
+        #: Whether the C world saves and restores the Python world's state (pickled), so that
+        #: an environment over it can be copied (:meth:`VecEnv.copy`).
+        self.copyable = bool(copyable)
         self.tools = check_tools(getattr(world, "tools", None))
         for m in ("reset", "call"):
             if not callable(getattr(world, m, None)):
@@ -340,6 +345,31 @@ class _Bridge:
             ev = check_event(self.world.call(tool, args), f"call({tool!r}, {args!r})")
             _write(ev, out)
             self.last_event = ev
+            return 0
+        except BaseException as e:  # noqa: BLE001
+            return self.fail(e)
+
+    def save(self, out) -> int:
+        """The world's state as its resume point: its attributes pickled (with the last event
+        and verdict the bridge keeps), so that a copy continues exactly where it stands."""
+        try:
+            data = pickle.dumps((vars(self.world), self.last_event, self.last_judge),
+                                protocol=pickle.HIGHEST_PROTOCOL)
+            buf = (c_uint8 * max(1, len(data))).from_buffer_copy(data or b"\0")
+            check(_lib().evoharness_resume_point_write(out, buf, len(data)))
+            return 0
+        except BaseException as e:  # noqa: BLE001
+            return self.fail(e)
+
+    def restore(self, data, size: int) -> int:
+        """Takes a resume point :meth:`save` wrote (this world's or another of its kind):
+        the same object, its attributes replaced, so that what holds it (a teacher given
+        ``env.worlds[i]``) sees the restored state."""
+        try:
+            state, self.last_event, self.last_judge = pickle.loads(ctypes.string_at(data, size))
+            attrs = vars(self.world)
+            attrs.clear()
+            attrs.update(state)
             return 0
         except BaseException as e:  # noqa: BLE001
             return self.fail(e)
@@ -400,6 +430,22 @@ def _judge_cb(user_data, finished, verdict):
         return 1
 
 
+@_SAVE
+def _save_cb(user_data, out):
+    try:
+        return _bridge(user_data).save(out)
+    except BaseException:  # noqa: BLE001
+        return 1
+
+
+@_RESTORE
+def _restore_cb(user_data, data, size):
+    try:
+        return _bridge(user_data).restore(data, size)
+    except BaseException:  # noqa: BLE001
+        return 1
+
+
 @_DROP
 def _drop_cb(user_data):
     try:
@@ -421,11 +467,13 @@ def _close_all():
         env.close()
 
 
-def _callbacks(has_judge: bool) -> _Callbacks:
+def _callbacks(has_judge: bool, copyable: bool = False) -> _Callbacks:
     cb = _Callbacks()
     cb.reset, cb.call, cb.drop = _reset_cb, _call_cb, _drop_cb
     if has_judge:
         cb.judge = _judge_cb
+    if copyable:
+        cb.save_resume_point, cb.restore_resume_point = _save_cb, _restore_cb
     return cb
 
 
@@ -438,7 +486,8 @@ def _make_world(bridge: _Bridge) -> c_void_p:
     handle = c_void_p()
     try:
         check(_lib().evoharness_world_from_callbacks(
-            ctypes.byref(_callbacks(bridge.judge is not None)), c_void_p(key), names,
+            ctypes.byref(_callbacks(bridge.judge is not None, bridge.copyable)), c_void_p(key),
+            names,
             len(bridge.tools), ctypes.byref(handle)))
     except BaseException:
         _BRIDGES.pop(key, None)

@@ -406,3 +406,49 @@ def test_one_environment_class_for_the_suite_and_for_python_worlds():
         suite.last_event(0)
     for env in (worlds, suite, old):
         env.close()
+
+
+class Noisy:
+    """A world whose every call draws from its own generator: only a copy of that state makes a
+    copied environment play on like its source."""
+
+    tools = ["draw", "done"]
+    budget = 12
+
+    def reset(self, seed):
+        import random
+
+        self.rng, self.calls = random.Random(seed), 0
+        return Event.notice(start=seed % 5)
+
+    def call(self, tool, args):
+        self.calls += 1
+        return Event.result(x=self.rng.randrange(1000), calls=self.calls)
+
+    def judge(self):
+        return {"success": self.calls >= 3}
+
+
+def test_a_copyable_python_world_copies_its_state_and_plays_on_like_its_source():
+    env = VecEnv.from_worlds(Noisy, 3, seed=7, copyable=True)
+    act = env.templates.act(0)  # "draw", no argument
+    for _ in range(2):
+        env.step(np.full(3, act, np.uint32))
+    env.copy(0, 2)
+    assert env.worlds[2].calls == env.worlds[0].calls == 2
+    assert env.worlds[2].rng.getstate() == env.worlds[0].rng.getstate()
+    assert np.array_equal(env.obs[2], env.obs[0]) and np.array_equal(env.mask[2], env.mask[0])
+    for _ in range(3):
+        _, _, reward, done = env.step(np.full(3, act, np.uint32))
+        assert np.array_equal(env.obs[2], env.obs[0]) and reward[2] == reward[0]
+    # Environment 1 was not copied: its own seed, its own draws.
+    assert env.worlds[1].rng.getstate() != env.worlds[0].rng.getstate()
+    env.close()
+    # Without copyable the worlds save no resume point, and a copy is refused, changing nothing.
+    plain = VecEnv.from_worlds(Noisy, 2, seed=7)
+    plain.step(np.full(2, act, np.uint32))
+    before = plain.obs.copy()
+    with pytest.raises(evoharness.EvoharnessError, match="save_resume_point.*copyable=True"):
+        plain.copy(0, 1)
+    assert np.array_equal(plain.obs, before)
+    plain.close()

@@ -28,8 +28,8 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    group's), PPO (``--rl ppo``: per-step credit from GAE against a critic, on the library's
    per-step reward, in ``--envs`` environments that sample ``--rl-steps`` steps per iteration;
    ``--gae-lambda``, ``--clip``, ``--temperature``, ``--explore``, ``--critic-iters``), or
-   branching rollouts (``--rl rollouts``, ``--suite`` only: copies of an
-   environment try other templates at one state and play on greedily under the same draws;
+   branching rollouts (``--rl rollouts``: copies of an environment, a ``--world``'s worlds
+   pickled, try other templates at one state and play on greedily under the same draws;
    a template's advantage is its return against the policy's own choice there; an update is
    kept only if check episodes hold, ``examples/train/README.md``). ``--init`` starts
    from an existing policy's weights (with ``--rounds 0``, stage 2 starts from it directly).
@@ -153,8 +153,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rl", default="grpo", choices=["grpo", "ppo", "rollouts"],
                     help="stage 2: GRPO over episodes sampled from the start (default), PPO "
                          "with a critic and GAE (per-step credit), or branching rollouts "
-                         "(copies of an environment try other templates at one state; needs "
-                         "environments that can be copied: --suite)")
+                         "(copies of an environment try other templates at one state; a "
+                         "--world's worlds are copied by pickling their attributes)")
     ap.add_argument("--rl-steps", type=int, default=128,
                     help="ppo: steps each of --envs environments (per kind) samples per iteration")
     ap.add_argument("--gamma", type=float, default=1.0, help="ppo: discount (default 1: the "
@@ -225,8 +225,6 @@ def main(argv=None) -> int:
     from .sources import SuiteSource, WorldSource
 
     try:
-        if args.rl == "rollouts" and not args.suite:
-            raise ValueError("--rl rollouts needs --suite (environments that can be copied)")
         if not 0.0 <= args.skip_harness < 1.0:
             raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
         if not 0.0 <= args.skip_label <= 1.0:
@@ -268,7 +266,8 @@ def main(argv=None) -> int:
             factory = load_object(args.world, "--world")
             teacher = load_object(args.teacher, "--teacher") if args.teacher else None
             source = WorldSource(factory, world_settings(factory, args.horizon), teacher,
-                                 layout_version=args.layout_version)
+                                 layout_version=args.layout_version,
+                                 copyable=args.rl == "rollouts")
         if args.eval_seeds:
             from ..evaluate import parse_seeds
 

@@ -1,4 +1,4 @@
-"""Stage 2 by branching rollouts (``--rl rollouts``, the suite only): copies of an
+"""Stage 2 by branching rollouts (``--rl rollouts``): copies of an
 environment try other templates at one state and play on greedily under the same draws; a
 template's advantage is its return against the policy's own choice there, and an update is
 kept only if check episodes hold."""

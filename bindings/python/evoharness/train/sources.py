@@ -24,9 +24,15 @@ class WorldSource:
 
     kinds = ("world",)
 
-    def __init__(self, factory, settings: dict, teacher=None, layout_version: int = 1):
+    def __init__(self, factory, settings: dict, teacher=None, layout_version: int = 1,
+                 copyable: bool = False):
         self.factory, self.settings, self.teacher = factory, settings, teacher
         self.layout_version = int(layout_version)
+        #: Environments whose worlds are saved and restored by pickling, so that branching
+        #: rollouts can copy them (:meth:`VecEnv.copy`).
+        self.copyable = bool(copyable)
+        #: How long an episode can be: where branching rollouts walk before they branch.
+        self.horizon = int(settings.get("budget") or 100)
         probe = VecEnv.from_worlds(factory, 1, layout_version=self.layout_version, **settings)
         self.layout, self.tools = probe.layout, probe.tools
         probe.close()
@@ -36,7 +42,8 @@ class WorldSource:
         """``n`` environments of ``kind``; ``offset`` (the first group's index in a larger set,
         see :func:`unit_slices`) changes nothing for a Python world: its seeds say it all."""
         return VecEnv.from_worlds(self.factory, n, seed=seed, group=group,
-                                  layout_version=self.layout_version, **self.settings)
+                                  layout_version=self.layout_version, copyable=self.copyable,
+                                  **self.settings)
 
     def labels(self, env) -> tuple[np.ndarray, int]:
         return teacher_labels(env, self.teacher)
