@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the task suite's figures (README, "The task suite"): success rate against horizon
+# Reproduces the task suite's figures (docs/src/suite.md, "The task suite"): success rate against horizon
 # for every baseline in every family (tables, and SVG plots in the output folder), then the
 # per-step time and peak memory of every baseline at horizons 100 and 100,000 (one process
 # per run, so that its peak RSS is its own). Seeds and organisations are ones no test uses.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The v2 sweep (README, "v2: tasks where no rule is optimal"): every rule and the oracle on
+# The v2 sweep (docs/src/suite.md, "v2: tasks where no rule is optimal"): every rule and the oracle on
 # v2 tasks of every family at the horizons given (default 100 and 400), 200 episodes each in
 # 16 organisations (12.5 episodes an organisation, in seed order, so that each agent's
 # experience store fills as it would in use). Prints a Markdown table: success, mean reward

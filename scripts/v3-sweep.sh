@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The v3 sweep (README, "v3: deployments"): which fixed rule wins in which region of the
+# The v3 sweep (docs/src/suite.md, "v3: deployments"): which fixed rule wins in which region of the
 # deployment family, and by how much. For each family, `evoharness tune` runs the static and
 # lean rules and every setting of the tuned rule's knobs on the same episodes of organisations
 # 2000-2047 (seeds 20000-20383, eight episodes an organisation, in seed order) at horizon 100:

@@ -73,11 +73,6 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-// The README's examples are compiled and run as doctests, so they cannot rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
-
 /// The fixed-capacity containers this crate's types are built from (`Action::Act` arguments,
 /// event fields), re-exported so that hosts use the very same version.
 pub use heapless;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's evaluation table, in one command: the shipped policy against the baselines on
+"""The evaluation table of the book's results (docs/src/results.md), in one command: the shipped policy against the baselines on
 organisations and seeds never seen in training, at the training horizon and at 4x it, plus
 the append-only ablation (from its training summary), as a Markdown table.
 
