@@ -38,7 +38,7 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    validation episodes, and the chosen policy's paired reward gain over it (mean, 95%
    interval) decides what is written: a policy whose interval lies below zero is **not**
    written to ``--out`` (it goes to ``NAME.worse.onnx`` and the command exits with 1) unless
-   ``--allow-worse``; the command ends by printing the teacher's and the policy's figures side
+   ``--allow-worse`` (or the suite's ``oracle`` teacher, which reads hidden state); the command ends by printing the teacher's and the policy's figures side
    by side (and again on ``--eval-seeds``, through the embedded agent, when given), saying
    plainly when it found nothing better than the teacher.
 4. Export (``runtime/POLICY.md`` metadata from the library's layout), then a load check through
@@ -386,7 +386,7 @@ def train(args, source, log, net, pool, rng) -> int:
         against["verdict"] = verdict(against)
         log(event="against_teacher", **{k: (round(x, 5) if isinstance(x, float) else x)
                                         for k, x in against.items()})
-        if against["verdict"] == "worse" and not (args.allow_worse or args.smoke):
+        if refuses(args, against):
             out = out.parent / f"{stem}.worse.onnx"
     export_onnx(net, out, lay, f"python -m evoharness.train --{'world' if args.world else 'suite'} "
                 f"{args.world or args.suite} seed {args.seed}", tools)
@@ -442,12 +442,21 @@ def train(args, source, log, net, pool, rng) -> int:
         if held_out is not None:
             print(side_by_side(*held_out, f"held out (seeds {args.eval_seeds}, the policy "
                                "through the embedded agent)"))
-        if against["verdict"] == "worse" and not (args.allow_worse or args.smoke):
+        if refuses(args, against):
             print(f"evoharness.train: the policy is worse than its teacher on the validation "
                   f"episodes; it was written to {out}, not to {args.out} (--allow-worse "
                   "writes it there anyway)", file=sys.stderr)
             return 1
     return 0
+
+
+def refuses(args, against: dict) -> bool:
+    """Whether the chosen policy, :func:`~evoharness.figures.paired_gain` ``against`` its
+    teacher, is kept from ``--out``: when it is worse, unless ``--allow-worse``, ``--smoke`` (a
+    pipeline check), or the suite's ``oracle`` teacher (it reads hidden state no policy sees:
+    the comparison is reported, never a bar)."""
+    oracle = bool(args.suite) and args.teacher == "oracle"
+    return against["verdict"] == "worse" and not (args.allow_worse or args.smoke or oracle)
 
 
 def rollout_figures(args, pool, rows) -> dict:
