@@ -72,7 +72,7 @@ fn flat(backend: Backend) {
 
 /// The same with the fixture language model (`generative-v1`): its prompt, key/value cache and
 /// decoding buffers must reach a steady size too. `EVOHARNESS_MEMORY_LM_STEPS` (default
-/// 20,000; the README's figure is 10^5).
+/// 20,000; the figure in `docs/src/results.md` is 10^5).
 fn flat_generative(backend: Backend) {
     let policy = PolicyBuilder::new()
         .backend(backend)

@@ -25,7 +25,7 @@ use crate::{Deployment, TaskConfig};
 
 /// The fixed-best setting on v3: `evoharness tune --task T --organisations 0..48 --seeds
 /// 0..480 --horizon 100` (training organisations; ten episodes each) finds this one in each of
-/// the three families (the README shows the output).
+/// the three families (`docs/src/suite.md` shows the output).
 pub const FIXED_BEST: &str = "tuned:plain:guess-unknown:no-note:commit-6";
 
 /// Where retuning for an organisation takes its episodes: seeds from here on, apart from any
