@@ -279,3 +279,18 @@ def test_structured_v2_appends_the_harness_segment_and_counts_harness_actions():
         evoharness.VecEnv("migration", 60, 2, layout_version=3)
     a.close()
     b.close()
+
+
+def test_the_teacher_names_are_the_c_headers_enum():
+    """One list of the suite's teachers: Python's TEACHERS is the C enum evoharness_teacher of
+    the committed header (EVOHARNESS_TEACHER_STATIC_LEAN = 4 is "static-lean": 4), name for
+    name and value for value; the Rust side maps that enum with an exhaustive match."""
+    import pathlib
+    import re
+
+    header = (pathlib.Path(__file__).resolve().parents[3]
+              / "bindings" / "train-c" / "include" / "evoharness_train.h").read_text()
+    enum = {m.group(1).lower().replace("_", "-"): int(m.group(2))
+            for m in re.finditer(r"EVOHARNESS_TEACHER_([A-Z_]+) = (\d+)", header)}
+    assert len(enum) >= 8, enum
+    assert evoharness.TEACHERS == enum
