@@ -481,7 +481,7 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
                        "--out", str(out), "--quiet", "--horizon", "40", "--hidden", "32",
                        "--init", str(first), "--rounds", "0", "--rl", "rollouts", "--rl-iters",
                        "1", "--branches", "2", "--rl-states", "4", "--groups", "2",
-                       "--valid-episodes", "4"]) == 0
+                       "--valid-episodes", "4", "--allow-worse"]) == 0
     rows = [json.loads(x) for x in (tmp_path / "branched.train.jsonl").read_text().splitlines()]
     assert not [r for r in rows if r.get("stage") == 1]
     assert [r for r in rows if r.get("event") == "init"]
@@ -504,7 +504,8 @@ def test_branching_rollouts_train_from_a_policy_on_the_suite(tmp_path, capsys):
     finally:
         env.close()
     for argv, says in [
-        (["--world", WORLD, "--teacher", TEACHER, "--rl", "rollouts"], "--rl rollouts needs --suite"),
+        (["--world", WORLD, "--teacher", TEACHER, "--rounds", "5", "--max-rounds", "3"],
+         "--max-rounds is 3: at least --rounds (5)"),
         (["--suite", "migration", "--teacher", "lean", "--rounds", "0"], "--rounds 0 needs --init"),
         (["--suite", "migration", "--teacher", "lean", "--rounds", "0", "--init",
           str(tmp_path / "none.onnx")], "not an ONNX file"),
@@ -893,6 +894,11 @@ def test_a_paired_gain_says_better_worse_or_the_same():
     same = paired_gain([row(1.0), row(1.2), row(0.8), row(1.0)], teacher)
     assert verdict(same) == "same" and same["low"] < 0 < same["high"]
     assert verdict(paired_gain(teacher, teacher)) == "same"
+    # A few ulps apart (the embedded agent and an environment sum rewards along different
+    # paths) is the same, not a sliver of an interval below zero.
+    ulps = [dict(r, reward=r["reward"] - 4e-16) for r in teacher]
+    assert verdict(paired_gain(ulps, teacher)) == "same"
+    assert paired_gain(ulps, teacher)["same"] == 4
     text = side_by_side(summary(teacher), summary(better), p, "validation")
     assert "teacher" in text and "better than its teacher" in text and "+0.1900" in text
     with pytest.raises(ValueError):
@@ -916,4 +922,16 @@ def test_a_policy_worse_than_its_teacher_is_not_written_where_asked(tmp_path, ca
     assert record["against_teacher"]["episodes"] == 8
     assert record["teacher_valid"]["success_rate"] > record["selected"]["valid_success"]
     assert train.main(tiny + ["--out", str(out), "--allow-worse"]) == 0
+    assert out.is_file()
+
+
+def test_branching_rollouts_train_on_a_python_world(tmp_path):
+    """`--rl rollouts` on a world written in Python: its environments are made copyable (the
+    worlds pickled), copies branch, and the policy exports."""
+    out = tmp_path / "r.onnx"
+    assert train.main(["--world", WORLD, "--teacher", TEACHER, "--out", str(out), "--smoke",
+                       "--quiet", "--rl", "rollouts"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "r.train.jsonl").read_text().splitlines()]
+    stage2 = [r for r in rows if r.get("stage") == 2]
+    assert stage2 and stage2[0]["branch_points"] >= 1
     assert out.is_file()

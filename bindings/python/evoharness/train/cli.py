@@ -104,7 +104,14 @@ def parser() -> argparse.ArgumentParser:
                     help="start from this policy's weights (one this trainer exported, of the "
                          "same --hidden); with --rounds 0, stage 2 starts from it directly")
     ap.add_argument("--envs", type=int, default=32, help="environments per kind (DAgger, PPO)")
-    ap.add_argument("--rounds", type=int, default=10, help="DAgger rounds (demos: BC rounds)")
+    ap.add_argument("--rounds", type=int, default=10,
+                    help="DAgger rounds (demos: BC rounds); with a teacher, more follow while "
+                         "the imitation earns less than the teacher on the validation "
+                         "episodes, up to --max-rounds (default 10)")
+    ap.add_argument("--max-rounds", type=int,
+                    help="DAgger: the most rounds in all, the ones --rounds asks for and those "
+                         "that follow while the imitation earns less than its teacher (default "
+                         "4 x --rounds; --rounds: never more)")
     ap.add_argument("--round-steps", type=int, default=120,
                     help="DAgger: steps each of --envs environments takes per round (default 120)")
     ap.add_argument("--epochs", type=int, default=2,
@@ -213,6 +220,7 @@ def main(argv=None) -> int:
         if args.rl == "ppo":  # one iteration of the critic alone, one of both
             args.rl_iters, args.critic_iters = 2, 1
         args.epochs, args.minutes = 1, min(args.minutes, 2.0)
+        args.max_rounds = args.rounds  # a pipeline check: no rounds to catch up with a teacher
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -229,6 +237,8 @@ def main(argv=None) -> int:
             raise ValueError(f"--skip-harness is {args.skip_harness}: a share from 0 to below 1")
         if not 0.0 <= args.skip_label <= 1.0:
             raise ValueError(f"--skip-label is {args.skip_label}: a share from 0 to 1")
+        if args.max_rounds is not None and args.max_rounds < args.rounds:
+            raise ValueError(f"--max-rounds is {args.max_rounds}: at least --rounds ({args.rounds})")
         if args.mistakes < 0:
             raise ValueError(f"--mistakes is {args.mistakes}: a count of at least 0")
         if not args.harness_cost >= 0.0:
@@ -345,7 +355,18 @@ def train(args, source, log, net, pool, rng) -> int:
         log(event="init", policy=str(args.init), **valid_fields(v))
         best = select(None, v, net, ("init", 0))
     if args.teacher and args.rounds > 0:
-        b1 = dagger(net, source, args, log, deadline1, buf, rng, pool)
+        def matched(checkpoints) -> bool:
+            """Whether the imitation stage 1 would choose now earns at least its teacher's
+            mean reward on the validation episodes (paired: the same episodes). Not merely an
+            interval that holds zero: an imitation a few failures short of its teacher passes
+            that on 64 episodes and fails it on more."""
+            if teacher_v is None or not checkpoints:
+                return True
+            return paired_gain(choose(checkpoints)["rows"], teacher_v["rows"])["gain"] >= 0
+
+        if args.max_rounds is None:
+            args.max_rounds = 4 * args.rounds
+        b1 = dagger(net, source, args, log, deadline1, buf, rng, pool, until=matched)
         best = b1 if best is None else {"all": best["all"] + b1["all"]}
     elif args.demos:
         episodes = D.load(args.demos)

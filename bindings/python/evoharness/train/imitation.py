@@ -128,11 +128,18 @@ def fit(net, opt, buf: Buffer, epochs: int, batch: int, rng) -> float:
     return float(np.mean(losses[-50:])) if losses else 0.0
 
 
-def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None):
+def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None, until=None):
     """Behaviour cloning with DAgger: the teacher labels the states the learner visits (every
     kind of the source, ``args.envs`` environments each); the teacher's share of the executed
     actions falls from 1 to 0 over the first half of the rounds. Returns the checkpoints for
     :func:`choose`.
+
+    ``until`` (the checkpoints so far -> bool) asks for more: after ``args.rounds`` rounds,
+    rounds go on (the teacher's share 0) while it says no, up to ``args.max_rounds`` in all
+    and the ``deadline``. The trainer passes "the imitation chosen so far earns at least its
+    teacher's mean reward on the validation episodes": an imitation a few rounds short of its
+    teacher (agreement 0.99, a failure in a few episodes that the teacher does not have) gets
+    the rounds it needs, and one that already matches gets none.
 
     With ``args.skip_harness`` = p > 0 (a source with ``skip_labels``: the suite, where a plan
     step is active; a Python world whose teacher is told what was tracked), a harness
@@ -168,8 +175,11 @@ def dagger(net, source, args, log, deadline: float, buf: Buffer, rng, pool=None)
                 # each round.
                 "rotate": bool(getattr(source, "rotate", False))}
     best = None
+    most = max(args.rounds, int(getattr(args, "max_rounds", None) or args.rounds))
     try:
-        for r in range(args.rounds):
+        for r in range(most):
+            if r >= args.rounds and (until is None or until(best)):
+                break
             beta = max(0.0, 1.0 - r / max(1, args.rounds // 2))
             t = time.time()
             parts = pool.run(dagger_unit, net,

@@ -14,7 +14,7 @@ def select(best, v: dict, net, tag):
     few checkpoints on the success/reward front instead of one copy of the network per
     iteration."""
     cand = {"success": v["success_rate"], "reward": v["mean_reward"],
-            "harness": v["mean_harness_actions"], "world": v["mean_world_actions"],
+            "harness": v["mean_harness_actions"], "world": v.get("mean_world_actions"),
             "summary": {k: x for k, x in v.items() if k != "rows"}, "rows": v.get("rows"),
             "tag": tag,
             "state": {k: t.clone() for k, t in net.state_dict().items()}}
