@@ -138,7 +138,9 @@ def paired(mine: list[dict], theirs: list[dict], against: str) -> dict:
                          f"{len(mine)} against {len(theirs)}")
     d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
     # Within SAME_REWARD of each other counts as the same: the embedded agent and an
-    # environment compute a reward along different paths, a few ulps apart.
+    # environment compute a reward along different paths, a few ulps apart (and a mean of
+    # such ulps is no gain: it would read as an interval of -0.0000 wholly below zero).
+    d[np.abs(d) <= SAME_REWARD] = 0.0
     return {"against": against, "episodes": len(d), "mean_reward_gain": float(d.mean()),
             "gain_se": standard_error(d), "better": int((d > SAME_REWARD).sum()),
             "worse": int((d < -SAME_REWARD).sum()),

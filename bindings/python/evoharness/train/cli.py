@@ -449,9 +449,11 @@ def train(args, source, log, net, pool, rng) -> int:
                     "gain_se": p["gain_se"], "low": p["mean_reward_gain"] - Z95 * p["gain_se"],
                     "high": p["mean_reward_gain"] + Z95 * p["gain_se"], "better": p["better"],
                     "worse": p["worse"], "same": p["same"]}
+            gain["verdict"] = verdict(gain)
             held_out = (t, r, gain)
             record["held_out"]["teacher"] = {k: v for k, v in t.items()
                                              if k not in ("world", "agent", "wall_s")}
+            record["held_out"]["against_teacher"] = gain
     (out.parent / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n")
     log(event="done", selected=list(chosen["tag"]), valid_success=chosen["success"],
         valid_reward=round(chosen["reward"], 4), stage1_s=record["stage1_s"],
