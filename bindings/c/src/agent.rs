@@ -1,7 +1,7 @@
 //! Agents: a policy driving a workspace against host tools, optionally over a world that a
 //! library made.
 
-use std::cell::{Cell, OnceCell, UnsafeCell};
+use std::cell::OnceCell;
 use std::ffi::{c_char, c_void};
 
 use evoharness_core::{Action, Outcome, Verb};
@@ -37,12 +37,11 @@ pub struct evoharness_agent {
 /// caller back the very handle it passed.
 pub type CAgent = Agent<HostWorld, Box<AnyPolicy>>;
 
-/// The Rust side of an agent handle. `busy` is set while a call is inside the agent, so that a
-/// callback that calls back into it is refused instead of aliasing the agent mutably.
+/// The Rust side of an agent handle: the agent, [`Guarded`](ffi::Guarded) so that a callback
+/// that calls back into it is refused instead of aliasing the agent mutably.
 #[doc(hidden)]
 pub struct AgentHandle {
-    busy: Cell<bool>,
-    agent: UnsafeCell<CAgent>,
+    agent: ffi::Guarded<CAgent>,
     /// The workspace handle `evoharness_agent_workspace` lends, made at its first call.
     lent: OnceCell<Box<WorkspaceHandle>>,
 }
@@ -51,43 +50,19 @@ impl Castable for evoharness_agent {
     type Rust = AgentHandle;
 }
 
-/// Exclusive use of an agent for the length of one call.
-struct Entered<'a> {
-    h: &'a AgentHandle,
-}
-
-impl Entered<'_> {
-    fn agent(&mut self) -> &mut CAgent {
-        // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for this
-        // handle exists on this thread, and the host uses an agent from one thread at a time
-        // (the header's contract): this is the only reference to the agent.
-        unsafe { &mut *self.h.agent.get() }
-    }
-}
-
-impl Drop for Entered<'_> {
-    fn drop(&mut self) {
-        self.h.busy.set(false);
-    }
-}
-
 /// # Safety
 /// `p` is NULL or a live agent that no other thread uses.
-unsafe fn enter<'a>(p: *const evoharness_agent) -> ffi::Result<Entered<'a>> {
-    // SAFETY: the caller's contract. Only the `Cell` and `UnsafeCell` are reached through this
-    // shared reference, so it may coexist with the `&mut` to the agent of an outer call.
+unsafe fn enter<'a>(p: *const evoharness_agent) -> ffi::Result<ffi::Entered<'a, CAgent>> {
+    // SAFETY: the caller's contract. Only the guard is reached through this shared reference,
+    // so it may coexist with the `&mut` to the agent of an outer call.
     unsafe { ffi::try_ref::<evoharness_agent>(p, "agent") }?.enter()
 }
 
 impl AgentHandle {
     /// Exclusive use of the agent, refused while a call is inside it.
-    fn enter(&self) -> ffi::Result<Entered<'_>> {
-        if self.busy.replace(true) {
-            return Err(Error::invalid(
-                "the agent is in use: one of its own callbacks called back into it",
-            ));
-        }
-        Ok(Entered { h: self })
+    fn enter(&self) -> ffi::Result<ffi::Entered<'_, CAgent>> {
+        self.agent
+            .enter("the agent is in use: one of its own callbacks called back into it")
     }
 }
 
@@ -103,7 +78,7 @@ pub unsafe fn with_agent<R>(
 ) -> ffi::Result<R> {
     // SAFETY: the caller's contract.
     let mut e = unsafe { enter(agent) }?;
-    f(e.agent())
+    f(e.get())
 }
 
 /// Changes the agent behind a handle, as the exported functions do: refused from inside its own
@@ -117,7 +92,7 @@ pub(crate) unsafe fn with_agent_mut<R>(
 ) -> ffi::Result<R> {
     // SAFETY: the caller's contract.
     let mut e = unsafe { enter(agent) }?;
-    f(e.agent())
+    f(e.get())
 }
 
 /// How an agent is set up. Fill it with `evoharness_agent_config_default` (or, for a task of
@@ -185,8 +160,7 @@ pub unsafe extern "C" fn evoharness_agent_config_default(
 
 fn handle(agent: CAgent) -> AgentHandle {
     AgentHandle {
-        busy: Cell::new(false),
-        agent: UnsafeCell::new(agent),
+        agent: ffi::Guarded::new(agent),
         lent: OnceCell::new(),
     }
 }
@@ -196,7 +170,7 @@ fn handle(agent: CAgent) -> AgentHandle {
 impl Lender for AgentHandle {
     fn lend(&self, read: &mut dyn FnMut(&evoharness_core::HeapWorkspace)) -> ffi::Result<()> {
         let mut e = self.enter()?;
-        read(e.agent().workspace());
+        read(e.get().workspace());
         Ok(())
     }
 }
@@ -401,7 +375,7 @@ pub unsafe extern "C" fn evoharness_agent_register_tool(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, name) = unsafe { (enter(agent)?, ffi::c_str(name, "name")?) };
-        e.agent()
+        e.get()
             .world_mut()
             .register(name, tool, user_data, "the agent")
     })
@@ -427,7 +401,7 @@ pub unsafe extern "C" fn evoharness_agent_tool_name(
     guard(|| {
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(agent) }?;
-        let tools = &e.agent().world().tools;
+        let tools = &e.get().world().tools;
         let t = tools.get(index).ok_or_else(|| {
             Error::not_found(format!("no tool {index}: the agent has {}", tools.len()))
         })?;
@@ -554,7 +528,7 @@ pub unsafe extern "C" fn evoharness_agent_set_trace(
                 }))
             }
         };
-        e.agent().set_trace(sink)?;
+        e.get().set_trace(sink)?;
         Ok(())
     })
 }
@@ -592,7 +566,7 @@ pub unsafe extern "C" fn evoharness_agent_set_trace_file(
                 .with_source(err)
             })?
         };
-        e.agent().set_trace(sink)?;
+        e.get().set_trace(sink)?;
         Ok(())
     })
 }
@@ -618,7 +592,7 @@ pub unsafe extern "C" fn evoharness_agent_set_checkpoints(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, schedule) = unsafe { (enter(agent)?, schedule(path, every_steps, on_commit)?) };
-        e.agent().set_checkpoints(schedule)?;
+        e.get().set_checkpoints(schedule)?;
         Ok(())
     })
 }
@@ -638,7 +612,7 @@ pub unsafe extern "C" fn evoharness_agent_start_task(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        unsafe { enter(agent) }?.agent().start_task(seed);
+        unsafe { enter(agent) }?.get().start_task(seed);
         Ok(())
     })
 }
@@ -709,7 +683,7 @@ pub unsafe extern "C" fn evoharness_agent_step(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
-        let a = e.agent();
+        let a = e.get();
         let report = a.step()?;
         let finished = finished_flag(a.workspace().finished());
         out.write(step_report(report.as_ref(), a.summary().steps, finished));
@@ -783,7 +757,7 @@ pub unsafe extern "C" fn evoharness_agent_run(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
-        let s = e.agent().run(max_steps)?;
+        let s = e.get().run(max_steps)?;
         out.write(evoharness_summary {
             finished: finished_flag(s.finished),
             steps: s.steps,
@@ -822,7 +796,7 @@ pub unsafe extern "C" fn evoharness_agent_verdict(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(agent)?, ffi::out(out, "out")?) };
-        let v = e.agent().try_verdict()?.ok_or_else(|| {
+        let v = e.get().try_verdict()?.ok_or_else(|| {
             Error::not_found("the agent's world has no judge (or it has no world)")
         })?;
         out.write(evoharness_verdict {
@@ -850,7 +824,7 @@ pub unsafe extern "C" fn evoharness_agent_checkpoint(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, path) = unsafe { (enter(agent)?, ffi::path(path, "path")?) };
-        e.agent().checkpoint(path)?;
+        e.get().checkpoint(path)?;
         Ok(())
     })
 }

@@ -1,6 +1,5 @@
 //! Fleets of agents: N agents and one policy, one batched policy run per step.
 
-use std::cell::{Cell, UnsafeCell};
 use std::ffi::{c_char, c_void};
 
 use evoharness_runtime::{Agent, AnyPolicy, Fleet, FleetMember, Refused};
@@ -34,61 +33,38 @@ pub struct evoharness_fleet {
 
 type CFleet = Fleet<HostWorld>;
 
-/// The Rust side of a fleet handle; `busy` as for an agent.
+/// The Rust side of a fleet handle: the fleet, [`Guarded`](ffi::Guarded) as an agent is.
 #[doc(hidden)]
 pub struct FleetHandle {
-    busy: Cell<bool>,
-    fleet: UnsafeCell<CFleet>,
+    fleet: ffi::Guarded<CFleet>,
 }
 
 impl Castable for evoharness_fleet {
     type Rust = FleetHandle;
 }
 
-/// Exclusive use of a fleet for the length of one call.
-struct Entered<'a> {
-    h: &'a FleetHandle,
-}
-
-impl Entered<'_> {
-    fn fleet(&mut self) -> &mut CFleet {
-        // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for this
-        // handle exists on this thread, and the host uses a fleet from one thread at a time:
-        // this is the only reference to the fleet.
-        unsafe { &mut *self.h.fleet.get() }
+/// Agent `index` of an entered fleet, or `NOT_FOUND`.
+fn member<'e>(
+    e: &'e mut ffi::Entered<'_, CFleet>,
+    index: usize,
+) -> ffi::Result<&'e mut Agent<HostWorld, FleetMember>> {
+    let f = e.get();
+    let n = f.len();
+    if index >= n {
+        return Err(Error::not_found(format!(
+            "the fleet has no agent {index}: it has {n}"
+        )));
     }
-
-    /// Agent `index`, or `NOT_FOUND`.
-    fn agent(&mut self, index: usize) -> ffi::Result<&mut Agent<HostWorld, FleetMember>> {
-        let f = self.fleet();
-        let n = f.len();
-        if index >= n {
-            return Err(Error::not_found(format!(
-                "the fleet has no agent {index}: it has {n}"
-            )));
-        }
-        Ok(f.agent_mut(index))
-    }
-}
-
-impl Drop for Entered<'_> {
-    fn drop(&mut self) {
-        self.h.busy.set(false);
-    }
+    Ok(f.agent_mut(index))
 }
 
 /// # Safety
 /// `p` is NULL or a live fleet that no other thread uses.
-unsafe fn enter<'a>(p: *const evoharness_fleet) -> ffi::Result<Entered<'a>> {
-    // SAFETY: the caller's contract; only the `Cell` and `UnsafeCell` are reached through this
-    // shared reference.
+unsafe fn enter<'a>(p: *const evoharness_fleet) -> ffi::Result<ffi::Entered<'a, CFleet>> {
+    // SAFETY: the caller's contract; only the guard is reached through this shared reference.
     let h = unsafe { ffi::try_ref::<evoharness_fleet>(p, "fleet") }?;
-    if h.busy.replace(true) {
-        return Err(Error::invalid(
-            "the fleet is in use: one of its agents' callbacks called back into it",
-        ));
-    }
-    Ok(Entered { h })
+    h.fleet
+        .enter("the fleet is in use: one of its agents' callbacks called back into it")
 }
 
 /// Makes a fleet that runs `*policy`, with no agents yet.
@@ -124,8 +100,7 @@ pub unsafe extern "C" fn evoharness_fleet_new(
             }
         };
         out.write(ffi::to_owned_ptr(FleetHandle {
-            busy: Cell::new(false),
-            fleet: UnsafeCell::new(Fleet::new(p)),
+            fleet: ffi::Guarded::new(Fleet::new(p)),
         }));
         Ok(())
     })
@@ -235,7 +210,7 @@ unsafe fn add(
         Some(unsafe { Given::new(world, "world") }?)
     };
     let (w, slot) = given.map(Given::take).unzip();
-    let f = e.fleet();
+    let f = e.get();
     let give_back = |w: Option<Box<WorldBox>>, error: Error| {
         if let (Some(slot), Some(w)) = (slot, w) {
             slot.refill(w);
@@ -274,7 +249,7 @@ pub unsafe extern "C" fn evoharness_fleet_len(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(fleet)?, ffi::out(out, "out")?) };
-        out.write(e.fleet().len());
+        out.write(e.get().len());
         Ok(())
     })
 }
@@ -297,9 +272,12 @@ pub unsafe extern "C" fn evoharness_fleet_register_tool(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, name) = unsafe { (enter(fleet)?, ffi::c_str(name, "name")?) };
-        e.agent(index)?
-            .world_mut()
-            .register(name, tool, user_data, &format!("agent {index}"))
+        member(&mut e, index)?.world_mut().register(
+            name,
+            tool,
+            user_data,
+            &format!("agent {index}"),
+        )
     })
 }
 
@@ -320,7 +298,7 @@ pub unsafe extern "C" fn evoharness_fleet_set_checkpoints(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, schedule) = unsafe { (enter(fleet)?, schedule(path, every_steps, on_commit)?) };
-        e.agent(index)?.set_checkpoints(schedule)?;
+        member(&mut e, index)?.set_checkpoints(schedule)?;
         Ok(())
     })
 }
@@ -340,7 +318,8 @@ pub unsafe extern "C" fn evoharness_fleet_start_task(
 ) -> evoharness_status {
     guard(|| {
         // SAFETY: the caller's contract.
-        unsafe { enter(fleet) }?.agent(index)?.start_task(seed);
+        let mut e = unsafe { enter(fleet) }?;
+        member(&mut e, index)?.start_task(seed);
         Ok(())
     })
 }
@@ -375,7 +354,7 @@ pub unsafe extern "C" fn evoharness_fleet_step(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(fleet)?, ffi::out(out_stepped, "out_stepped")?) };
-        let f = e.fleet();
+        let f = e.get();
         if n < f.len() {
             return Err(Error::invalid(format!(
                 "room for {n} reports; the fleet has {} agents",
@@ -440,7 +419,7 @@ pub unsafe extern "C" fn evoharness_fleet_verdict(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(fleet)?, ffi::out(out, "out")?) };
-        let v = e.agent(index)?.try_verdict()?.ok_or_else(|| {
+        let v = member(&mut e, index)?.try_verdict()?.ok_or_else(|| {
             Error::not_found(format!(
                 "agent {index}'s world has no judge (or it has no world)"
             ))
@@ -469,7 +448,7 @@ pub unsafe extern "C" fn evoharness_fleet_checkpoint(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, path) = unsafe { (enter(fleet)?, ffi::path(path, "path")?) };
-        e.agent(index)?.checkpoint(path)?;
+        member(&mut e, index)?.checkpoint(path)?;
         Ok(())
     })
 }

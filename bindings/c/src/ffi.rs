@@ -7,7 +7,7 @@
 //! inside [`guard`] (which catches panics and records the error message), and write outputs
 //! through [`Out`] only once the body has succeeded.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell, UnsafeCell};
 use std::ffi::{CStr, CString, c_char};
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
@@ -140,6 +140,57 @@ pub fn guard_value<T>(fallback: T, f: impl FnOnce() -> T) -> T {
 pub trait Castable {
     /// What a pointer to the handle really points at.
     type Rust;
+}
+
+/// What a handle's object sits in when C calls may run *inside* it: an agent, a fleet, an
+/// environment whose callbacks (host tools, worlds) can call back into the same handle. A call
+/// [`enter`](Guarded::enter)s it for its whole length; a second entry from the same thread (a
+/// callback calling back in) is refused with `INVALID_ARGUMENT` and `busy` as its message,
+/// instead of aliasing the object mutably. The host uses a handle from one thread at a time
+/// (the header's contract), so the flag needs no atomics. The one re-entrancy guard of the C
+/// handles (`evoharness_agent`, `evoharness_fleet`, `evoharness_vec_env`).
+pub struct Guarded<T> {
+    busy: Cell<bool>,
+    value: UnsafeCell<T>,
+}
+
+impl<T> Guarded<T> {
+    pub fn new(value: T) -> Self {
+        Self {
+            busy: Cell::new(false),
+            value: UnsafeCell::new(value),
+        }
+    }
+
+    /// Exclusive use of the value for the length of one call; `busy` is the refusal's message
+    /// when a call is already inside it.
+    pub fn enter(&self, busy: &str) -> Result<Entered<'_, T>> {
+        if self.busy.replace(true) {
+            return Err(Error::invalid(busy));
+        }
+        Ok(Entered { g: self })
+    }
+}
+
+/// Exclusive use of a [`Guarded`] value until dropped.
+pub struct Entered<'a, T> {
+    g: &'a Guarded<T>,
+}
+
+impl<T> Entered<'_, T> {
+    /// The value.
+    pub fn get(&mut self) -> &mut T {
+        // SAFETY: `busy` was false and is now true (see `Guarded::enter`), so no other
+        // `Entered` for this value exists on this thread, and the host uses a handle from one
+        // thread at a time: this is the only reference to the value.
+        unsafe { &mut *self.g.value.get() }
+    }
+}
+
+impl<T> Drop for Entered<'_, T> {
+    fn drop(&mut self) {
+        self.g.busy.set(false);
+    }
 }
 
 /// Moves `value` to the heap and hands its ownership to C as a handle pointer.

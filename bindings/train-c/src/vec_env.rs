@@ -7,8 +7,6 @@
 
 use std::ffi::c_char;
 
-use std::cell::{Cell, UnsafeCell};
-
 use evoharness::ffi::{self, Castable, Error, guard, guard_value};
 use evoharness::{
     WorldBox, evoharness_capacities, evoharness_costs, evoharness_status, evoharness_world,
@@ -177,13 +175,12 @@ pub struct evoharness_vec_env {
     _private: [u8; 0],
 }
 
-/// What an `evoharness_vec_env` handle points at: the environments, and whether a call is
-/// inside them, so that a world's callback that calls back into its environment is refused
-/// instead of aliasing it.
+/// What an `evoharness_vec_env` handle points at: the environments,
+/// [`Guarded`](ffi::Guarded) so that a world's callback that calls back into its environment
+/// is refused instead of aliasing it.
 #[doc(hidden)]
 pub struct VecEnvHandle {
-    busy: Cell<bool>,
-    env: UnsafeCell<AnyVecEnv>,
+    env: ffi::Guarded<AnyVecEnv>,
 }
 
 impl Castable for evoharness_vec_env {
@@ -192,43 +189,18 @@ impl Castable for evoharness_vec_env {
 
 fn handle(env: AnyVecEnv) -> *mut evoharness_vec_env {
     ffi::to_owned_ptr::<evoharness_vec_env>(VecEnvHandle {
-        busy: Cell::new(false),
-        env: UnsafeCell::new(env),
+        env: ffi::Guarded::new(env),
     })
-}
-
-/// Exclusive use of an environment for the length of one call.
-struct Entered<'a> {
-    h: &'a VecEnvHandle,
-}
-
-impl Entered<'_> {
-    fn env(&mut self) -> &mut AnyVecEnv {
-        // SAFETY: `busy` was false and is now true (see `enter`), so no other `Entered` for
-        // this handle exists on this thread, and the host uses an environment from one thread
-        // at a time (the header's contract): this is the only reference to it.
-        unsafe { &mut *self.h.env.get() }
-    }
-}
-
-impl Drop for Entered<'_> {
-    fn drop(&mut self) {
-        self.h.busy.set(false);
-    }
 }
 
 /// # Safety
 /// `p` is NULL or a live environment that no other thread uses.
-unsafe fn enter<'a>(p: *const evoharness_vec_env) -> ffi::Result<Entered<'a>> {
-    // SAFETY: the caller's contract. Only the `Cell` and `UnsafeCell` are reached through this
-    // shared reference, so it may coexist with the `&mut` to the environment of an outer call.
-    let h = unsafe { ffi::try_ref(p, "env") }?;
-    if h.busy.replace(true) {
-        return Err(Error::invalid(
-            "the environment is in use: a callback of one of its worlds called back into it",
-        ));
-    }
-    Ok(Entered { h })
+unsafe fn enter<'a>(p: *const evoharness_vec_env) -> ffi::Result<ffi::Entered<'a, AnyVecEnv>> {
+    // SAFETY: the caller's contract. Only the guard is reached through this shared reference,
+    // so it may coexist with the `&mut` to the environment of an outer call.
+    let h: &VecEnvHandle = unsafe { ffi::try_ref(p, "env") }?;
+    h.env
+        .enter("the environment is in use: a callback of one of its worlds called back into it")
 }
 
 /// A rule-based agent whose choice `evoharness_vec_env_teacher_actions` reports.
@@ -608,7 +580,7 @@ pub unsafe extern "C" fn evoharness_vec_env_get_info(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
-        let v = &*e.env();
+        let v = &*e.get();
         out.write(evoharness_vec_env_info {
             n: v.len(),
             group: v.group(),
@@ -656,7 +628,7 @@ pub unsafe extern "C" fn evoharness_vec_env_observe(
                 ffi::slice_mut(mask, mask_len, "mask")?,
             )
         };
-        let v = &*e.env();
+        let v = &*e.get();
         check_len("obs", obs.len(), v.len() * v.obs_len())?;
         check_len("mask", mask.len(), v.len() * v.actions())?;
         each!(v, v => v.observe(obs, mask)).map_err(Error::from)
@@ -703,7 +675,7 @@ pub unsafe extern "C" fn evoharness_vec_env_step(
                 ffi::slice_mut(done, done_len, "done")?,
             )
         };
-        let v = e.env();
+        let v = e.get();
         each!(v, v => v.step(actions, obs, mask, reward, done)).map_err(|e| match e.kind() {
             evoharness_runtime::ErrorKind::Config => Error::invalid(e.to_string()),
             _ => Error::from(e),
@@ -734,7 +706,7 @@ pub unsafe extern "C" fn evoharness_vec_env_text(
     guard(|| {
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(env) }?;
-        let v = &*e.env();
+        let v = &*e.get();
         if index >= v.len() {
             return Err(Error::not_found(format!(
                 "no environment {index}: there are {}",
@@ -770,7 +742,7 @@ pub unsafe extern "C" fn evoharness_vec_env_teacher_actions(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(env)?, ffi::slice_mut(out, out_len, "out")?) };
-        let v = &*e.env();
+        let v = &*e.get();
         let t = match teacher {
             0 => Teacher::Lean,
             1 => Teacher::Oracle,
@@ -837,7 +809,7 @@ pub unsafe extern "C" fn evoharness_vec_env_intent_template(
                 ffi::out(out, "out")?,
             )
         };
-        let v = &*e.env();
+        let v = &*e.get();
         check_index(v, index)?;
         let intent = parse_intent(v, json)?;
         let t = v
@@ -877,7 +849,7 @@ pub unsafe extern "C" fn evoharness_vec_env_last_episode(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
-        let v = &*e.env();
+        let v = &*e.get();
         check_index(v, index)?;
         let s = v.last_episode(index).ok_or_else(|| {
             Error::not_found(format!(
@@ -905,7 +877,7 @@ pub unsafe extern "C" fn evoharness_vec_env_episodes(
     guard(|| {
         // SAFETY: the caller's contract.
         let (mut e, out) = unsafe { (enter(env)?, ffi::out(out, "out")?) };
-        let v = &*e.env();
+        let v = &*e.get();
         check_index(v, index)?;
         out.write(v.episodes(index));
         Ok(())
@@ -934,7 +906,7 @@ pub unsafe extern "C" fn evoharness_vec_env_set_lifetime(
     guard(|| {
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(env)? };
-        each!(e.env(), v => v.set_lifetime(episodes));
+        each!(e.get(), v => v.set_lifetime(episodes));
         Ok(())
     })
 }
@@ -964,7 +936,7 @@ pub unsafe extern "C" fn evoharness_vec_env_set_layout_version(
                 format!("layout version {layout_version}: the environments write 1 or 2"),
             )
         })?;
-        each!(e.env(), v => v.set_layout_version(version));
+        each!(e.get(), v => v.set_layout_version(version));
         Ok(())
     })
 }
@@ -994,7 +966,7 @@ pub unsafe extern "C" fn evoharness_vec_env_copy(
     guard(|| {
         // SAFETY: the caller's contract.
         let mut e = unsafe { enter(env)? };
-        let v = e.env();
+        let v = e.get();
         check_index(v, src)?;
         check_index(v, dst)?;
         each!(v, v => v.copy_env(src, dst)).map_err(Error::from)
