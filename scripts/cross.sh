@@ -149,7 +149,7 @@ say "build the tool and the C libraries, host and $triple (debug)"
 crates=(-p evoharness-cli -p evoharness-c -p evoharness-train-c)
 host_tool="${EVOHARNESS_BIN:-}" host_lib="${EVOHARNESS_C_LIBS:-}" target_lib="$tdir/$triple/debug"
 if [ -n "$host_tool" ] && [ -n "$host_lib" ]; then
-    for f in "$host_tool" "$host_lib"/libevoharness{,_suite}.{a,so}; do
+    for f in "$host_tool" "$host_lib"/libevoharness{,_train}.{a,so}; do
         [ -f "$f" ] || { echo "EVOHARNESS_BIN / EVOHARNESS_C_LIBS: $f is missing" >&2; exit 1; }
     done
 else

@@ -18,7 +18,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-suite="$root/bindings/train-c"
+train="$root/bindings/train-c"
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
@@ -31,9 +31,9 @@ for lib in libevoharness.a libevoharness.so; do
         exit 1
     }
 done
-with_suite=0
+with_train=0
 if [ -f "$libdir/libevoharness_train.a" ] && [ -f "$libdir/libevoharness_train.so" ]; then
-    with_suite=1
+    with_train=1
 fi
 
 # One source for each fact: the version is the C library's (its ABI version), the system
@@ -50,19 +50,19 @@ install -m 0644 "$libdir/libevoharness.a" "$prefix/lib/"
 install -m 0755 "$libdir/libevoharness.so" "$prefix/lib/"
 fill "$here/pkgconfig/evoharness.pc.in" "$prefix/lib/pkgconfig/evoharness.pc"
 fill "$here/pkgconfig/evoharness-static.pc.in" "$prefix/lib/pkgconfig/evoharness-static.pc"
-if [ "$with_suite" = 1 ]; then
-    install -m 0644 "$suite/include/evoharness_train.h" \
+if [ "$with_train" = 1 ]; then
+    install -m 0644 "$train/include/evoharness_train.h" \
         "$root/bindings/cpp/include/evoharness_train.hpp" "$prefix/include/"
     install -m 0644 "$libdir/libevoharness_train.a" "$prefix/lib/"
     install -m 0755 "$libdir/libevoharness_train.so" "$prefix/lib/"
-    fill "$suite/pkgconfig/evoharness-train.pc.in" "$prefix/lib/pkgconfig/evoharness-train.pc"
-    fill "$suite/pkgconfig/evoharness-train-static.pc.in" \
+    fill "$train/pkgconfig/evoharness-train.pc.in" "$prefix/lib/pkgconfig/evoharness-train.pc"
+    fill "$train/pkgconfig/evoharness-train-static.pc.in" \
         "$prefix/lib/pkgconfig/evoharness-train-static.pc"
 fi
 fill "$here/cmake/evoharness-config.cmake.in" "$prefix/lib/cmake/evoharness/evoharness-config.cmake"
 fill "$here/cmake/evoharness-config-version.cmake.in" \
     "$prefix/lib/cmake/evoharness/evoharness-config-version.cmake"
-if [ "$with_suite" = 1 ]; then
+if [ "$with_train" = 1 ]; then
     echo "installed evoharness $version (libevoharness and libevoharness_train) in $prefix"
 else
     echo "installed evoharness $version (libevoharness) in $prefix"
