@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from .figures import standard_error, summary
+from .figures import SAME, paired_gain, summary
 from .spec import load_object
 from .world import world_settings
 
@@ -123,28 +123,22 @@ def random_env(factory, settings, seeds, rng_seed: int) -> list[dict]:
     return _env_rows(factory, settings, seeds, choose)
 
 
-SAME_REWARD = 1e-9
+SAME_REWARD = SAME
 """Two episodes' rewards this close count as the same in :func:`paired`."""
 
 
 def paired(mine: list[dict], theirs: list[dict], against: str) -> dict:
-    """One agent's episodes against another's on the same seeds, in order: the mean of the
-    per-episode differences in reward, its standard error, and the episodes in which the first
-    did better, worse and the same (the fields of `evoharness eval --against`'s ``paired``).
-    Two agents on the same seeds meet the same world, so the paired interval is far tighter
-    than their own."""
-    if len(mine) != len(theirs) or not mine:
-        raise ValueError(f"a paired comparison needs the same episodes on both sides: "
-                         f"{len(mine)} against {len(theirs)}")
-    d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
-    # Within SAME_REWARD of each other counts as the same: the embedded agent and an
-    # environment compute a reward along different paths, a few ulps apart (and a mean of
-    # such ulps is no gain: it would read as an interval of -0.0000 wholly below zero).
-    d[np.abs(d) <= SAME_REWARD] = 0.0
-    return {"against": against, "episodes": len(d), "mean_reward_gain": float(d.mean()),
-            "gain_se": standard_error(d), "better": int((d > SAME_REWARD).sum()),
-            "worse": int((d < -SAME_REWARD).sum()),
-            "same": int((np.abs(d) <= SAME_REWARD).sum())}
+    """One agent's episodes against another's on the same seeds, in order (the fields of
+    `evoharness eval --against`'s ``paired``): :func:`~evoharness.figures.paired_gain` (the
+    mean of the per-episode differences in reward, rewards within :data:`SAME_REWARD` the same,
+    its standard error and 95% interval ``low``..``high``, the episodes the first did better,
+    worse and the same in) under ``mean_reward_gain``, with the other agent's name. Two agents
+    on the same seeds meet the same world, so the paired interval is far tighter than their
+    own."""
+    p = paired_gain(mine, theirs)
+    return {"against": against, "episodes": p["episodes"], "mean_reward_gain": p["gain"],
+            "gain_se": p["gain_se"], "low": p["low"], "high": p["high"],
+            "better": p["better"], "worse": p["worse"], "same": p["same"]}
 
 
 def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, via: str = "agent",
@@ -174,6 +168,8 @@ def evaluate(world: str, agent: str, seeds: range, horizon: int | None = None, v
     if against is not None:
         theirs, _, _ = _episodes(world, against, seeds, horizon, via, rng_seed)
         out["paired"] = paired(rows, theirs, against)
+        # The other agent's own figures on those episodes (a caller need not run it again).
+        out["against_figures"] = _summary(theirs)
     out["wall_s"] = round(time.time() - t0, 2)
     return out
 

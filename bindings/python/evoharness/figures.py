@@ -40,6 +40,10 @@ def summary(rows: list[dict]) -> dict:
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959964
 
+#: Two episodes' rewards this close count as the same in :func:`paired_gain`: the embedded
+#: agent and an environment compute a reward along different paths, a few ulps apart.
+SAME = 1e-9
+
 
 def paired_gain(mine: list[dict], theirs: list[dict]) -> dict:
     """One agent's episode rows against another's on the same episodes, in order: the mean of
@@ -50,16 +54,15 @@ def paired_gain(mine: list[dict], theirs: list[dict]) -> dict:
         raise ValueError(f"a paired comparison needs the same episodes on both sides: "
                          f"{len(mine)} against {len(theirs)}")
     d = np.array([a["reward"] - b["reward"] for a, b in zip(mine, theirs)], np.float64)
-    # Within 1e-9 of each other counts as the same: the embedded agent and an environment
-    # compute a reward along different paths, a few ulps apart, and an interval of ulps all
-    # below zero must not read as "worse".
-    d[np.abs(d) <= 1e-9] = 0.0
+    # Within SAME of each other counts as the same: an interval of ulps all below zero must
+    # not read as "worse".
+    d[np.abs(d) <= SAME] = 0.0
     se = standard_error(d)
     mean = float(d.mean())
     return {"episodes": len(d), "gain": mean, "gain_se": se,
             "low": mean - Z95 * se, "high": mean + Z95 * se,
-            "better": int((d > 1e-9).sum()), "worse": int((d < -1e-9).sum()),
-            "same": int((np.abs(d) <= 1e-9).sum())}
+            "better": int((d > 0).sum()), "worse": int((d < 0).sum()),
+            "same": int((d == 0).sum())}
 
 
 def verdict(p: dict) -> str:
@@ -94,5 +97,5 @@ def side_by_side(teacher: dict, policy: dict, p: dict, title: str) -> str:
     return "\n".join(out)
 
 
-__all__ = ["Z95", "episode_row", "paired_gain", "side_by_side", "standard_error", "summary",
+__all__ = ["SAME", "Z95", "episode_row", "paired_gain", "side_by_side", "standard_error", "summary",
            "verdict"]

@@ -447,26 +447,23 @@ def train(args, source, log, net, pool, rng) -> int:
     held_out = None
     if args.eval_seeds:
         from ..evaluate import evaluate, parse_seeds
-        from ..figures import Z95
 
         seeds = parse_seeds(args.eval_seeds)
         teacher = f"teacher:{args.teacher}" if args.teacher else None
         r = evaluate(args.world, f"policy:{out}", seeds, args.horizon, against=teacher)
-        record["held_out"] = {k: v for k, v in r.items() if k not in ("world", "agent", "wall_s")}
+        record["held_out"] = {k: v for k, v in r.items()
+                              if k not in ("world", "agent", "wall_s", "against_figures")}
         log(event="held_out", seeds=args.eval_seeds, success_rate=r["success_rate"],
             mean_reward=round(r["mean_reward"], 4), reward_se=round(r["reward_se"], 4),
             mean_harness_actions=r["mean_harness_actions"])
         if teacher:
-            t = evaluate(args.world, teacher, seeds, args.horizon)
             p = r["paired"]
-            gain = {"episodes": p["episodes"], "gain": p["mean_reward_gain"],
-                    "gain_se": p["gain_se"], "low": p["mean_reward_gain"] - Z95 * p["gain_se"],
-                    "high": p["mean_reward_gain"] + Z95 * p["gain_se"], "better": p["better"],
+            gain = {"episodes": p["episodes"], "gain": p["mean_reward_gain"], "gain_se": p["gain_se"],
+                    "low": p["low"], "high": p["high"], "better": p["better"],
                     "worse": p["worse"], "same": p["same"]}
             gain["verdict"] = verdict(gain)
-            held_out = (t, r, gain)
-            record["held_out"]["teacher"] = {k: v for k, v in t.items()
-                                             if k not in ("world", "agent", "wall_s")}
+            held_out = (r["against_figures"], r, gain)
+            record["held_out"]["teacher"] = r["against_figures"]
             record["held_out"]["against_teacher"] = gain
     (out.parent / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n")
     log(event="done", selected=list(chosen["tag"]), valid_success=chosen["success"],
