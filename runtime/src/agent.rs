@@ -163,6 +163,8 @@ pub struct Agent<W, C = Policy> {
     trace_line: Vec<u8>,
     /// Whether the next traced step opens a task in the trace (its `begin`).
     trace_begin: bool,
+    /// The world's count of violations on the last traced line (its `violations`).
+    trace_violations: Option<u32>,
     /// The seed of the current task; `None` after a resume.
     task_seed: Option<u64>,
     /// The controller's [`Controller::identity`], recorded in checkpoints.
@@ -242,6 +244,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             trace: TraceSink::Off,
             trace_line: Vec::with_capacity(512),
             trace_begin: true,
+            trace_violations: None,
             task_seed: None,
             durable: None,
             store: None,
@@ -607,6 +610,11 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                 finished: ws.finished(),
                 verdict: self.world.judge(ws.finished()),
             });
+            let violations = self.world.violations_so_far();
+            let last_traced = match &begin {
+                Some(b) => b.violations,
+                None => self.trace_violations,
+            };
             let record = TraceRecord {
                 step: self.steps,
                 template: report.template,
@@ -623,11 +631,13 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
                     .then(|| ws.experience().lessons()),
                 begin: begin.as_ref(),
                 end,
+                violations: violations.filter(|_| violations != last_traced),
             };
             self.trace
                 .record(&record, &mut self.trace_line)
                 .map_err(|e| Error::new(ErrorKind::Io, "writing the trace").with_source(e))?;
             self.trace_begin = false;
+            self.trace_violations = violations;
             if end.is_some() {
                 // A task's last line reaches the file with it (a viewer may be following).
                 self.trace
@@ -658,6 +668,7 @@ impl<W: World, C: Controller<W>> Agent<W, C> {
             belief: ws.belief().facts().to_vec(),
             progress: ws.progress().steps().to_vec(),
             experience: ws.experience().lessons().to_vec(),
+            violations: self.world.violations_so_far(),
         }
     }
 

@@ -7,7 +7,9 @@
 //! the workspace the step changed, whole, as they are after it (`event` after a world action,
 //! `belief` after a `track`, `progress` after a `commit`, `experience` after a `recall` or a
 //! `note`), the first line of a task (or the first after tracing starts) carries the workspace
-//! before it (`begin`), and the line of the step that ends a task says how it ended (`end`).
+//! before it (`begin`), the line of the step that ends a task says how it ended (`end`), and a
+//! line whose step changed the world's count of the violations steps caused carries the new
+//! count (`violations`, from [`crate::World::violations_so_far`]).
 //! So a reader knows the workspace at every step without replaying anything.
 //!
 //! The format is a contract, versioned by [`TRACE_VERSION`] (in every `begin`) and written down
@@ -62,6 +64,12 @@ pub struct TraceRecord<'a> {
     /// How the task ended: on the step that ended it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<End>,
+    /// The integrity violations steps of the task caused so far, after this one
+    /// ([`crate::World::violations_so_far`]): on a step where it differs from the step before
+    /// (or from `begin`'s), so a reader sees at which steps it rose. Absent where the world
+    /// counts none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations: Option<u32>,
 }
 
 /// The workspace before the first traced step of a task, and what the task is.
@@ -89,6 +97,10 @@ pub struct Begin {
     pub progress: Vec<Step>,
     /// Experience (the working set).
     pub experience: Vec<Lesson>,
+    /// The integrity violations steps of the task caused before the step, if the world counts
+    /// them ([`crate::World::violations_so_far`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations: Option<u32>,
 }
 
 /// How a task ended.

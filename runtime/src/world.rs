@@ -66,6 +66,15 @@ pub trait World {
         None
     }
 
+    /// The integrity violations a step of the current task caused so far (a duplicate write, a
+    /// wrong write; not work left undone, which only the end's [`Verdict`] can count), never
+    /// decreasing within a task: a trace carries it where it changed, so a reader sees at which
+    /// steps a task went wrong (`runtime/TRACE.md`). `None` (the default) if the world counts
+    /// none. Called between steps, only while the agent traces.
+    fn violations_so_far(&self) -> Option<u32> {
+        None
+    }
+
     /// Appends the world's resume point to `out` for an agent checkpoint: what it needs to continue
     /// the task as if the process had never stopped (its position, its counters, the sequence
     /// number of its next side effect). Returns whether it saved one; the default saves
@@ -127,6 +136,10 @@ impl<W: World + ?Sized> World for Box<W> {
 
     fn judge(&self, finished: Option<bool>) -> Option<Verdict> {
         (**self).judge(finished)
+    }
+
+    fn violations_so_far(&self) -> Option<u32> {
+        (**self).violations_so_far()
     }
 
     fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {

@@ -955,6 +955,12 @@ impl World for SuiteWorld {
         })
     }
 
+    /// Duplicates and wrong writes: the violations a landing causes (gaps are work left undone).
+    fn violations_so_far(&self) -> Option<u32> {
+        let v = self.violations;
+        Some(v.duplicates.saturating_add(v.wrong_writes))
+    }
+
     /// The whole episode state, so that an agent resumed from a checkpoint continues the same
     /// episode: a version byte, the task kind, the organisation, the seed, the counters and the
     /// two per-item bitsets (about `items / 4` bytes; v2 adds a byte per item, its landing
