@@ -3,8 +3,8 @@
 //! loopback while an agent appends to it (`--follow`).
 //!
 //! The page holds no network reference: its script and styles are inline, and the trace comes
-//! in as JSON (embedded, or in follow mode from `/data` on the same server). The format it
-//! reads is `runtime/TRACE.md`.
+//! in as JSON (embedded, or in follow mode from `/data` on the same server, in pieces). The
+//! format it reads is `runtime/TRACE.md`; what reading it holds in memory: [`model`].
 
 mod model;
 
@@ -24,9 +24,14 @@ const FLAGS: &[Flag] = &[
     Flag::value("--port", "a port number"),
 ];
 
-/// The page; the data goes where the marker is.
+/// The page; the trace's name and the data go where the markers are.
 const PAGE: &str = include_str!("view/page.html");
+const META_MARKER: &str = "/*EVOHARNESS_META*/";
 const DATA_MARKER: &str = "/*EVOHARNESS_DATA*/";
+
+/// The most steps one answer of the `--follow` server carries (the page asks again at once for
+/// the rest): what an answer costs the server is bounded, whatever the trace's length.
+const STEPS_PER_ANSWER: usize = 50_000;
 
 pub(crate) fn help() -> String {
     "\
@@ -42,12 +47,18 @@ Options:
   --follow           serve the page live (loopback only; the page and the trace, nothing else)
   --port P           the port to serve on (default 0: any free port; the address is printed)
 
-The page shows the episodes, a timeline of world and harness actions (aggregated to the
-zoom), the budget and harness actions against steps, and the workspace (event, Belief,
-Progress, Experience) at any step, chosen with the slider or a click on the timeline. Step
-numbers are the task's own (episode steps); the workspace's lifetime clock is shown labelled
-beside them. A line that is not a step record is listed with its line number and the rest is
-shown. The trace format: runtime/TRACE.md in the source.
+The page shows the episodes; a timeline of world and harness actions, error events and the
+steps at which the world's count of violations rose (aggregated to the zoom); the budget and
+harness actions against steps; how each episode ended and where it went wrong; and the
+workspace (event, Belief, Progress, Experience) at any step, chosen with the slider or a click
+on the timeline. Actions and lessons are in words, with the world's tool names and argument
+values. Step numbers, budget spent and the workspace's lifetime clock are the records' own,
+also after a line that cannot be read, which is listed with its line number. Live, the page
+stays with the newest step, across episodes, until you pick another episode or step (it says
+which). PAGE#ep=N&step=S opens episode N (from 1) at task step S.
+
+Memory: about 220 bytes a step of the trace (the suite's traces), whatever the page's size.
+The trace format: runtime/TRACE.md in the source.
 "
     .to_string()
 }
@@ -90,15 +101,17 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> Result<(), Failure> {
     let mut tail = Tail::default();
     tail.read(&mut file, &mut model, true)
         .map_err(|e| Failure::io(trace, "cannot read the trace", &e))?;
-    let page = page(&model, trace, false);
-    std::fs::write(output, page).map_err(|e| Failure::io(output, "cannot write the page", &e))?;
+    let out = std::fs::File::create(output)
+        .map_err(|e| Failure::io(output, "cannot write the page", &e))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+    write_page(&mut out, Some(&model), trace)
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::io(output, "cannot write the page", &e))?;
     let bad = model.bad_lines();
     println!(
         "{output}: {} steps in {} episode(s) from {trace}",
         model.steps(),
-        model.payload(model.steps(), model.strings())["episodes"]
-            .as_array()
-            .map_or(0, Vec::len)
+        model.episodes()
     );
     if let Some(b) = bad.first() {
         eprintln!(
@@ -112,19 +125,49 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The page with the trace's data in it (all of it; or none, for `--follow`, whose page asks
-/// the server).
-fn page(model: &Model, name: &str, follow: bool) -> String {
-    let mut data = if follow {
-        serde_json::json!({"follow": true})
-    } else {
-        model.payload(0, 0)
-    };
-    data["name"] = serde_json::Value::from(name);
-    // Inside a <script> element only `</` can end it early; JSON has it only inside strings,
-    // where `<\/` means the same.
-    let json = data.to_string().replace("</", "<\\/");
-    PAGE.replacen(DATA_MARKER, &json, 1)
+/// Writes the page: with all of the trace's data in it (streamed from the model, never
+/// copied), or with none (`None`: `--follow`, whose page asks the server).
+fn write_page(w: &mut impl Write, model: Option<&Model>, name: &str) -> std::io::Result<()> {
+    let (head, rest) = PAGE.split_once(META_MARKER).unwrap_or((PAGE, ""));
+    let (middle, tail) = rest.split_once(DATA_MARKER).unwrap_or((rest, ""));
+    w.write_all(head.as_bytes())?;
+    let meta = serde_json::json!({"name": name, "follow": model.is_none()});
+    let mut safe = ScriptSafe { w, lt: false };
+    serde_json::to_writer(&mut safe, &meta)?;
+    safe.w.write_all(middle.as_bytes())?;
+    match model {
+        Some(m) => m.write_payload(0, m.steps(), 0, &mut safe)?,
+        None => safe.w.write_all(b"null")?,
+    }
+    w.write_all(tail.as_bytes())
+}
+
+/// JSON inside a `<script>` element: only `</` can end the element early, and JSON has it
+/// only inside strings, where `<\/` means the same.
+struct ScriptSafe<'a, W: Write> {
+    w: &'a mut W,
+    /// Whether the last byte written was `<`.
+    lt: bool,
+}
+
+impl<W: Write> Write for ScriptSafe<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut start = 0;
+        for (i, &b) in buf.iter().enumerate() {
+            if b == b'/' && self.lt {
+                self.w.write_all(&buf[start..i])?;
+                self.w.write_all(b"\\")?;
+                start = i;
+            }
+            self.lt = b == b'<';
+        }
+        self.w.write_all(&buf[start..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
 }
 
 /// Where reading a growing trace has got to.
@@ -214,7 +257,10 @@ fn follow(trace: &str, port: u16) -> Result<(), Failure> {
         .map_err(|e| Failure::io("127.0.0.1", "cannot listen", &e))?;
     println!("serving http://{addr}/ (following {trace}; Ctrl-C stops)");
     let _ = std::io::stdout().flush();
-    let page = Arc::new(page(&state.model, trace, true));
+    let mut page = Vec::new();
+    write_page(&mut page, None, trace)
+        .map_err(|e| Failure::io(trace, "cannot make the page", &e))?;
+    let page = Arc::new(String::from_utf8_lossy(&page).into_owned());
     let state = Arc::new(Mutex::new(state));
     for conn in listener.incoming() {
         let Ok(conn) = conn else { continue };
@@ -295,14 +341,20 @@ fn serve(
                 } else {
                     (0, 0)
                 };
-                let mut p = s.model.payload(
-                    usize::try_from(from).unwrap_or(usize::MAX),
+                let from = usize::try_from(from).unwrap_or(usize::MAX);
+                let to = s.model.chunk_end(from, STEPS_PER_ANSWER);
+                let mut body =
+                    format!(r#"{{"generation":{},"payload":"#, s.generation).into_bytes();
+                s.model.write_payload(
+                    from,
+                    to,
                     usize::try_from(strings).unwrap_or(usize::MAX),
-                );
-                p["generation"] = s.generation.into();
-                p.to_string()
+                    &mut body,
+                )?;
+                body.push(b'}');
+                body
             };
-            respond(&mut conn, "200 OK", "application/json", body.as_bytes())
+            respond(&mut conn, "200 OK", "application/json", &body)
         }
         _ => respond(&mut conn, "404 Not Found", "text/plain", b"not found\n"),
     }

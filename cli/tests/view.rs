@@ -154,7 +154,9 @@ fn follow_serves_the_page_and_the_growing_trace_on_loopback_only() {
             &host,
         );
         assert!(status.contains("200"), "{status}");
-        serde_json::from_str(&body).unwrap()
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["generation"], 0);
+        v["payload"].clone()
     };
     assert_eq!(data(0)["verb"].as_array().unwrap().len(), 3);
     // Half a line is not a step yet; the rest of it and more lines are.
@@ -180,4 +182,124 @@ fn follow_serves_the_page_and_the_growing_trace_on_loopback_only() {
     server.kill().unwrap();
     let _ = server.wait();
     let _ = std::fs::remove_file(&live);
+}
+
+/// `eval --trace` of a rule that writes stale records (the records task, seed 2: wrong writes):
+/// the lines carry the world's count of the violations steps caused where it changed,
+/// never falling, and its rises are the eval's duplicates and wrong writes.
+#[test]
+fn trace_lines_say_at_which_steps_violations_happened() {
+    let t = temp("violations.jsonl");
+    let o = evoharness()
+        .args([
+            "eval",
+            "--task",
+            "records",
+            "--agent",
+            "append-only",
+            "--seeds",
+            "2..3",
+            "--horizon",
+            "150",
+            "--organisations",
+            "1",
+            "--json",
+            "--trace",
+            t.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let caused = report["duplicates"].as_u64().unwrap() + report["wrong_writes"].as_u64().unwrap();
+    assert!(caused > 0, "{report}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut count = lines[0]["begin"]["violations"].as_u64().unwrap();
+    assert_eq!(count, 0);
+    let mut rises = 0;
+    for l in &lines {
+        if let Some(v) = l["violations"].as_u64() {
+            assert!(
+                v > count,
+                "written only where it changed, and it never falls"
+            );
+            rises += v - count;
+            count = v;
+        }
+    }
+    assert_eq!(rises, caused);
+    let _ = std::fs::remove_file(&t);
+}
+
+/// The `--follow` server answers a long trace in bounded pieces, each with the strings its steps
+/// need; the page asks again until it has them all.
+#[test]
+fn follow_answers_a_long_trace_in_pieces() {
+    let t = temp("long.jsonl");
+    let o = evoharness()
+        .args([
+            "eval",
+            "--task",
+            "migration",
+            "--agent",
+            "tuned",
+            "--seeds",
+            "0..1",
+            "--horizon",
+            "60000",
+            "--organisations",
+            "1",
+            "--trace",
+            t.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let steps = std::fs::read_to_string(&t).unwrap().lines().count();
+    assert!(steps > 50_000, "{steps}");
+    let mut server = evoharness()
+        .args(["view", t.to_str().unwrap(), "--follow"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let mut out = server.stdout.take().unwrap();
+    let mut byte = [0u8];
+    while out.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        first.push(byte[0] as char);
+    }
+    let port: u16 = first
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let host = format!("127.0.0.1:{port}");
+    let (mut from, mut strings, mut answers) = (0, 0, 0);
+    while from < steps {
+        let (_, body) = get(
+            port,
+            &format!("/data?from={from}&strings={strings}&generation=0"),
+            &host,
+        );
+        let p = serde_json::from_str::<serde_json::Value>(&body).unwrap()["payload"].clone();
+        assert_eq!(p["steps"], steps);
+        let n = p["verb"].as_array().unwrap().len();
+        assert!(n > 0 && n <= 50_000 + 4096, "{n}");
+        from += n;
+        strings += p["strings"].as_array().unwrap().len();
+        answers += 1;
+    }
+    assert_eq!((from, answers), (steps, 2));
+    server.kill().unwrap();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&t);
 }

@@ -38,7 +38,14 @@ fi
 "$bin" eval --task records --scenario v2 --agent tuned --seeds 0..2 --horizon 80 \
     --organisations 1 --trace "$out/tuned.jsonl" >/dev/null
 cat "$out/policy.jsonl" "$out/static.jsonl" "$out/tuned.jsonl" >"$out/trace.jsonl"
-python3 tests/viewer/check.py --bin "$bin" --trace "$out/trace.jsonl" --out "$out"
+# Three episodes of a rule that writes stale records: the third fails, with violations at steps.
+"$bin" eval --task records --agent append-only --seeds 0..3 --horizon 150 --organisations 1 \
+    --trace "$out/failing.jsonl" >/dev/null
+# About 49,000 steps (the tuned rule, one long episode): what `view` holds per step.
+"$bin" eval --task migration --agent tuned --seeds 0..1 --horizon 50000 --organisations 1 \
+    --trace "$out/long.jsonl" >/dev/null
+python3 tests/viewer/check.py --bin "$bin" --trace "$out/trace.jsonl" --failing "$out/failing.jsonl" \
+    --long "$out/long.jsonl" --out "$out"
 
 if [ "${1:-}" = "--time" ]; then
     steps="${2:?--time needs a number of steps}"
