@@ -58,7 +58,8 @@ Options:
                        static-harness, static-lean-harness (its bookkeeping around the lean
                        rule), lean-harness, tuned (the best rule for v2; variants
                        tuned:plain, tuned:recall, tuned:favourite; v3 knobs after it:
-                       :guess-unknown or :guess-first, :no-note, :commit-K; any of them with
+                       :guess-unknown or :guess-first, :no-note, :commit-K, :card (the
+                       deployment card kept in Belief); any of them with
                        :hint-usual, :hint-drift, :hint-unknown or :hint-all reads that
                        part of the hidden remedies: a bound, not a rule), fixed-best (the
                        committed best single setting for v3), retuned (v3: in each
@@ -72,7 +73,8 @@ Options:
                        gain in reward over it, episode by episode, with its standard error:
                        far tighter than the two agents' own intervals (not with --sweep)
   --seeds A..B         episode seeds A to B-1 (default 0..100)
-  --horizon H          the task's size in steps, 50 to 100000 (default 1000)
+  --horizon H          the task's size in steps, 1 to 1000000 (the suite is made for about 50
+                       to 100000; default 1000)
   --scenario v1|v2|v3  the suite's version (default v1): v2 has twelve error codes per
                        organisation, remedies that drift, a back-off after a failed remedy, an
                        experience store behind each agent's working set, world calls and
@@ -92,7 +94,8 @@ Options:
   --json               print one JSON object (a JSON array with --sweep) instead of a table
   --sweep              run every agent at every horizon and plot success rate against horizon
   --horizons H,H,...   the sweep's horizons (default {})
-  --agents A,A,...     the sweep's agents (default: the five baselines, plus --agent if given)
+  --agents A,A,...     the sweep's agents (default: the five baselines oracle, static-harness,
+                       lean-harness, append-only and random, plus --agent if given)
   --out FILE           where the sweep writes its SVG plot (required with --sweep)
 {BACKEND_HELP}{DEVICE_HELP_SHORT}  --policy-threads N   intra-op threads of a policy (ONNX Runtime)
 {HELP_HELP}
@@ -381,6 +384,11 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// `1 episode`, `3 episodes`.
+fn counted(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn table(r: &EvalReport) -> String {
     let v = &r.harness_actions_by_verb;
     let paired = r.paired.as_ref().map_or(String::new(), |p| {
@@ -392,7 +400,7 @@ fn table(r: &EvalReport) -> String {
     });
     format!(
         "\
-{task}, {agent}: horizon {h}, budget {b}, {n} episodes in {f} organisations
+{task}, {agent}: horizon {h}, budget {b}, {n} in {f}
   success rate          {succ}
   integrity violations  {iv} (duplicates {d}, gaps {g}, wrong writes {w})
   steps                 {steps:.1} per episode
@@ -410,8 +418,8 @@ fn table(r: &EvalReport) -> String {
         agent = r.agent,
         h = r.horizon,
         b = r.budget,
-        n = r.episodes,
-        f = r.organisations,
+        n = counted(r.episodes, "episode"),
+        f = counted(r.organisations, "organisation"),
         succ = pct(r.success_rate),
         iv = r.integrity_violations,
         d = r.duplicates,

@@ -7,7 +7,7 @@ use evoharness_runtime::{Error, ErrorKind};
 
 use crate::args::Usage;
 
-/// Exit code of a policy file that is not a valid structured (v1 or v2) policy.
+/// Exit code of a policy file that is not a valid policy (structured v1 or v2, generative v1).
 pub(crate) const EXIT_BAD_POLICY: u8 = 2;
 /// Exit code of every other failure: usage, I/O, backend, device, inference.
 pub(crate) const EXIT_OTHER: u8 = 1;

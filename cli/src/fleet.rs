@@ -7,7 +7,6 @@ use evoharness_runtime::{ExperienceStore, Replica};
 
 use crate::args::{self, Flag, Usage};
 use crate::failure::Failure;
-use crate::options::HELP_HELP;
 
 const FLAGS: &[Flag] = &[
     Flag::value("--db", "a database URL"),
@@ -26,8 +25,7 @@ const FLAGS: &[Flag] = &[
 ];
 
 pub(crate) fn help() -> String {
-    format!(
-        "\
+    "\
 evoharness fleet: share experience stores through a database
 
 Usage:
@@ -51,6 +49,7 @@ Options:
   --budget N      pull into a new store: its budget (default 1024)
   --replica ID    pull into a new store: its replica (default: drawn at random)
   --json          show, worth: one JSON object instead of a table
+  -h, --help      this help
 
 worth (an empty database): one agent per organisation (--organisations, default 0..16) runs
 --train-seeds (default 0..20) there and pushes its store; then on each organisation a new agent
@@ -58,8 +57,8 @@ that pulls the fleet before its first episode and a new agent that starts empty 
 --seeds (default 100000..100040), paired episode by episode: reward and failed remedies, with
 95% intervals. --agent: a baseline that recalls (default tuned); --scenario v2 (default) or
 v3; --horizon (default 100).
-{HELP_HELP}"
-    )
+"
+    .to_string()
 }
 
 fn sync_failure(url: &str, e: &SyncError) -> Failure {

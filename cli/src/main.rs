@@ -1,5 +1,5 @@
-//! `evoharness`: inspect and run structured (v1, v2) policy files from the command line, and
-//! evaluate agents on the task suite.
+//! `evoharness`: inspect and run policy files (structured v1 and v2, generative v1) from the
+//! command line, evaluate agents on the task suite, and show traces.
 //!
 //! `evoharness --help` and `evoharness COMMAND --help` say how. Arguments are parsed by hand
 //! (see `args`), to keep the tool's build small.
@@ -23,14 +23,20 @@ use args::Usage;
 use failure::Failure;
 
 const HELP: &str = "\
-evoharness: inspect and run structured (v1, v2) policy files (ONNX)
+evoharness: inspect and run policy files (ONNX: structured v1 and v2, generative v1), evaluate
+agents on the task suite, share their experience, and show what they did
 
 Usage:
-  evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract and check that it loads and runs
-  evoharness run POLICY.onnx [OPTIONS]      run a policy in a built-in world (fixture or a suite task), with a summary
+  evoharness inspect POLICY.onnx [OPTIONS]  print a policy's contract, check that it loads and runs
+  evoharness run POLICY.onnx [OPTIONS]      run a policy in a built-in world (the fixture or a
+                                            suite task), with a summary
   evoharness resume CHECKPOINT POLICY.onnx  continue a run from its checkpoint (run --checkpoint)
-  evoharness eval --task TASK --agent AGENT  evaluate an agent (a baseline or a policy) on the task suite
-  evoharness tune --task TASK --scenario v3  the best rule setting for every deployment, and for each
+  evoharness eval --task TASK --agent AGENT
+                                            evaluate an agent (a baseline or a policy) on the
+                                            task suite
+  evoharness tune --task TASK --scenario v3
+                                            the best rule setting over deployments, and per
+                                            region of them
   evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
   evoharness bench --policy POLICY.onnx --agents N
                                             agent-steps/s of a fleet, of independent agents,
@@ -50,8 +56,8 @@ Exit status:
   0  success
   1  any other error: bad arguments, a file that cannot be read or written, a backend or
      device that is not available, a failure while running
-  2  the policy file is not a valid structured (v1 or v2) policy (not ONNX, missing or wrong metadata,
-     inputs or outputs that do not fit its layout)
+  2  the policy file is not a valid policy, structured (v1, v2) or generative (v1): not ONNX,
+     missing or wrong metadata, inputs or outputs that do not fit its layout
 ";
 
 fn main() -> ExitCode {

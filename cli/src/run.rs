@@ -25,7 +25,7 @@ evoharness run: run a policy against a built-in world
 
 Usage: evoharness run POLICY.onnx [OPTIONS]
 
-Loads and checks the policy (structured-v1, or a generative-v1 language model: the kind
+Loads and checks the policy (structured-v1 or -v2, or a generative-v1 language model: the kind
 follows from the file), then runs the agent loop (observe, run the policy, pick a legal
 action, apply it or call a tool) until the agent finishes, the budget is spent or --steps
 steps were taken. Shows progress on stderr when it is a terminal, then prints a summary: steps,

@@ -33,8 +33,9 @@ episode s in organisation A + s mod (B-A), an organisation's episodes in order o
 Prints the best single setting over every organisation (the fixed-best of these
 deployments), and per region of deployments the static, lean and v2 tuned rules' rewards,
 the committed fixed-best setting's (tuned on training organisations), the best single setting
-there, and the mean of each organisation's retuned setting (the most reward there). The retuned figures are in-sample: `evoharness eval --against retuned`
-measures retuning on episodes it did not tune on.
+there, and the mean of each organisation's retuned setting (the most reward there). The
+retuned figures are in-sample: `evoharness eval --against retuned` measures retuning on
+episodes it did not tune on.
 
 Options:
   --task TASK          migration, records or orchestration

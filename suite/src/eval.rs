@@ -313,10 +313,13 @@ impl EvalReport {
             horizon: spec.task.horizon,
             budget: spec.task.budget(),
             episodes: episodes.len() as u64,
+            // Consecutive seeds take the organisations in turn: fewer episodes than
+            // organisations leave some out.
             organisations: spec
                 .organisations
                 .end
-                .saturating_sub(spec.organisations.start),
+                .saturating_sub(spec.organisations.start)
+                .min(episodes.len() as u64),
             success_rate: sum(&|e| f64::from(u8::from(e.success))) / n,
             integrity_violations: count(&|e| e.violations.total()),
             duplicates: count(&|e| e.violations.duplicates),
