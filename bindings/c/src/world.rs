@@ -266,6 +266,10 @@ impl World for HostWorld {
         self.inner.as_ref()?.judge(finished)
     }
 
+    fn violations_so_far(&self) -> Option<u32> {
+        self.inner.as_ref()?.violations_so_far()
+    }
+
     fn save_resume_point(&self, out: &mut Vec<u8>) -> bool {
         self.inner
             .as_ref()
