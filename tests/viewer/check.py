@@ -402,8 +402,12 @@ def check_live_episodes(b, evoharness, trace, out):
         if shown["violationSteps"] != e3["rises"]:
             problems.append(f"live: violations marked at positions {shown['violationSteps']}, the trace has them rise at {e3['rises']}")
         first = steps[e3["first"] + e3["rises"][0] - 1]["step"]
-        for want in [f"It ended at task step {steps[-1]['step']}", "verdict: failure",
-                     f"violations rose at task steps {first},"]:
+        wants = [f"It ended at task step {steps[-1]['step']}", "verdict: failure",
+                 f"violations rose at task steps {first},"]
+        if verdict["violations"] > e3["violations"]:
+            wants.append(f"{e3['violations']} happened at the steps above; the other "
+                         f"{verdict['violations'] - e3['violations']} ")
+        for want in wants:
             if want not in shown["where"]:
                 problems.append(f"live: the failed episode's account {shown['where']!r} lacks {want!r}")
         b.screenshot(out / "failed-episode.png")
