@@ -6,6 +6,10 @@
 //! has them). That choice is process-global in `ort`, so it is explicit here: [`init`] makes it
 //! once; a later call that asks for the same backend (or `Auto`) gets the same one, and a call
 //! that asks for another is an error that says so, rather than a silent surprise.
+//!
+//! The native backend ([`Backend::Native`], `evoharness-native`) is not ort's: it runs
+//! structured MLP policies in this crate, needs no initialisation, and sits beside either of
+//! ort's in one process.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -16,8 +20,8 @@ use crate::error::{Context, Error, ErrorKind, Result};
 pub const ORT_VERSION: &str = "1.31.1";
 /// The environment variable that names the ONNX Runtime shared library.
 pub const ORT_LIB_ENV: &str = "EVOHARNESS_ORT_LIB";
-/// The environment variable a host may set to choose the backend (`tract`, `onnxruntime` or
-/// `auto`), read by [`Backend::from_env`] and by the `evoharness` tool when no `--backend` is
+/// The environment variable a host may set to choose the backend (`tract`, `onnxruntime`,
+/// `native` or `auto`), read by [`Backend::from_env`] and by the `evoharness` tool when no `--backend` is
 /// given.
 pub const BACKEND_ENV: &str = "EVOHARNESS_BACKEND";
 /// Where `scripts/fetch-onnxruntime.sh` puts the library, relative to the repository root;
@@ -38,18 +42,22 @@ pub enum Backend {
     /// ONNX Runtime if its library is found the default way, else tract.
     #[default]
     Auto,
+    /// The native evaluator (`evoharness-native`): structured MLP policies only, CPU only,
+    /// nothing to install. Not ort's: it needs no [`init`] and runs beside either of ort's.
+    Native,
 }
 
 impl Backend {
-    /// Parses `tract`, `onnxruntime` (or `ort`) or `auto`.
+    /// Parses `tract`, `onnxruntime` (or `ort`), `native` or `auto`.
     pub fn parse(s: &str) -> Result<Self> {
         match s {
             "tract" => Ok(Backend::Tract),
+            "native" => Ok(Backend::Native),
             "onnxruntime" | "ort" => Ok(Backend::OnnxRuntime { library: None }),
             "auto" => Ok(Backend::Auto),
             other => Err(Error::new(
                 ErrorKind::Config,
-                format!("unknown backend `{other}`: expected tract, onnxruntime or auto"),
+                format!("unknown backend `{other}`: expected tract, onnxruntime, native or auto"),
             )),
         }
     }
@@ -84,14 +92,20 @@ pub enum Active {
         /// Its version string.
         version: String,
     },
+    /// The native evaluator ([`Backend::Native`]).
+    Native,
 }
 
+/// The one [`Active::Native`], for policies to point at.
+pub(crate) static NATIVE: Active = Active::Native;
+
 impl Active {
-    /// A short name: `tract` or `onnxruntime`.
+    /// A short name: `tract`, `onnxruntime` or `native`.
     pub fn name(&self) -> &'static str {
         match self {
             Active::Tract => "tract",
             Active::OnnxRuntime { .. } => "onnxruntime",
+            Active::Native => "native",
         }
     }
 
@@ -141,6 +155,13 @@ pub fn init(backend: &Backend) -> Result<&'static Active> {
         };
     }
     let active = match backend {
+        Backend::Native => {
+            return Err(Error::new(
+                ErrorKind::Backend,
+                "the native backend is not one of ort's: it runs structured MLP policies \
+                 without initialisation, and nothing else",
+            ));
+        }
         Backend::Tract => init_tract()?,
         Backend::OnnxRuntime { library } => init_ort(library.as_deref())?,
         Backend::Auto => match find_ort_library(None) {
@@ -301,11 +322,12 @@ mod tests {
             Backend::OnnxRuntime { library: None }
         );
         assert_eq!(Backend::parse("auto").unwrap(), Backend::Auto);
+        assert_eq!(Backend::parse("native").unwrap(), Backend::Native);
         let e = Backend::parse("cuda").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Config);
         assert!(
             e.to_string()
-                .contains("expected tract, onnxruntime or auto")
+                .contains("expected tract, onnxruntime, native or auto")
         );
     }
 

@@ -15,7 +15,7 @@
 use ort::value::TensorRef;
 
 use crate::error::{Context, Error, ErrorKind, Result};
-use crate::policy::{Input, Policy, PolicyAbi};
+use crate::policy::{Engine, Input, OrtEngine, Policy, PolicyAbi};
 
 /// Rows of policy inputs and their outputs; see the [module docs](self).
 #[derive(Clone, Debug)]
@@ -170,6 +170,42 @@ impl Policy {
         if rows == 0 {
             return Ok(());
         }
+        if let Engine::Native(e) = &mut self.engine {
+            let (a, h) = (batch.actions, batch.state_len);
+            let has_value = e.model().has_value();
+            let Batch {
+                obs,
+                mask,
+                state,
+                logits,
+                values,
+                obs_len,
+                ..
+            } = batch;
+            // The new state is written over the old after the run (the evaluator reads one and
+            // writes the other).
+            let mut new_state = std::mem::take(&mut e.batch_state);
+            new_state.resize(rows * h, 0.0);
+            e.run_batch(
+                rows,
+                evoharness_native::Inputs {
+                    obs: &obs[..rows * *obs_len],
+                    mask: &mask[..rows * a],
+                    state: &state[..rows * h],
+                },
+                evoharness_native::Outputs {
+                    logits: &mut logits[..rows * a],
+                    value: &mut values[..rows],
+                    state: &mut new_state,
+                },
+            )?;
+            state[..rows * h].copy_from_slice(&new_state);
+            e.batch_state = new_state;
+            if !has_value {
+                values[..rows].fill(0.0);
+            }
+            return Ok(());
+        }
         if !self.batched() {
             let (o, a, h) = (batch.obs_len, batch.actions, batch.state_len);
             for r in 0..rows {
@@ -182,9 +218,14 @@ impl Policy {
             }
             return Ok(());
         }
-        self.run_rows(batch, rows)
+        match &mut self.engine {
+            Engine::Ort(e) => e.run_rows(batch, rows),
+            Engine::Native(_) => Ok(()),
+        }
     }
+}
 
+impl OrtEngine {
     /// One backend call over `rows` rows (a file with a dynamic batch dimension).
     fn run_rows(&mut self, batch: &mut Batch, rows: usize) -> Result<()> {
         let (o, a, h) = (batch.obs_len, batch.actions, batch.state_len);

@@ -45,6 +45,7 @@
 //! | [`experience_store`] | the library of lessons behind the workspace's Experience: budget, persistence, merging |
 //! | [`framed_file`] | the one file frame (magic, version, length, checksum) and atomic replace |
 //! | [`backend`] | choosing and initialising the inference backend (tract or ONNX Runtime), once per process |
+//! | [`native`] | the native backend: ONNX MLP policies converted for `evoharness-native`'s evaluator, no ort |
 //! | [`policy`] | loading a structured-v1 policy, checking its contract, running it; its identity |
 //! | [`generative`] | `generative-v1`: a decoder-only language model as the policy, its KV cache; [`AnyPolicy`], either kind by its file |
 //! | [`grammar`] | constrained decoding: the legal action lines of a decision, the tokens that stay inside them |
@@ -77,6 +78,7 @@ pub mod grammar;
 mod hf_tokenizer;
 pub mod layout;
 pub mod limits;
+pub mod native;
 pub mod policy;
 pub mod rng;
 pub mod trace;

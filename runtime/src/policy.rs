@@ -22,6 +22,7 @@ use crate::backend::{self, Active, Backend};
 use crate::error::{Context, Error, ErrorKind, Result};
 use crate::framed_file::CRC64;
 use crate::limits::PolicyLimits;
+use crate::native;
 
 /// Where inference runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -210,9 +211,59 @@ impl PolicyBuilder {
     }
 
     fn commit(self, bytes: &[u8], name: &str) -> Result<Policy> {
+        let file_is_native = native::is_native(bytes);
+        if file_is_native || self.backend == Backend::Native {
+            return self.commit_native(bytes, name, file_is_native);
+        }
         let (abi, session, device, active) = self.open(bytes, name, |meta| read_abi(meta, name))?;
         let mut policy = Policy::new(session, abi, active, name)?;
         policy.device = device;
+        policy.fingerprint = CRC64.checksum(bytes);
+        Ok(policy)
+    }
+
+    /// A policy on the native backend: from a native file as it is, or converted from ONNX.
+    fn commit_native(&self, bytes: &[u8], name: &str, file_is_native: bool) -> Result<Policy> {
+        if !matches!(self.backend, Backend::Native | Backend::Auto) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "{name} is a native policy file, which only the native backend runs; it was \
+                     asked for {:?} (choose native or auto)",
+                    self.backend
+                ),
+            ));
+        }
+        if self.device != Device::Cpu && !self.cpu_fallback {
+            return Err(Error::new(
+                ErrorKind::Device,
+                format!(
+                    "{} requested, but the native backend is CPU only",
+                    self.device
+                ),
+            ));
+        }
+        self.limits.check_len(bytes.len() as u64, name)?;
+        let converted;
+        let native_bytes = if file_is_native {
+            bytes
+        } else {
+            // The limits and the contract first, as for the other backends.
+            self.limits.check(bytes, name)?;
+            read_abi(&Metadata::read(bytes, name)?, name)?;
+            converted = native::convert(bytes, name)?;
+            &converted[..]
+        };
+        let engine = native::Engine::new(native_bytes, name)?;
+        let meta = Metadata(
+            engine
+                .metadata()
+                .into_iter()
+                .map(|(key, value)| StringStringEntry { key, value })
+                .collect(),
+        );
+        let abi = read_abi(&meta, name)?;
+        let mut policy = Policy::with_native(engine, abi, name)?;
         policy.fingerprint = CRC64.checksum(bytes);
         Ok(policy)
     }
@@ -337,12 +388,28 @@ pub(crate) enum Input {
 
 /// A loaded, checked policy with its buffers.
 pub struct Policy {
-    pub(crate) session: Session,
+    pub(crate) engine: Engine,
     device: Device,
     fingerprint: u64,
     abi: PolicyAbi,
     layout: Layout,
     backend: &'static Active,
+    logits: Vec<f32>,
+    value: f32,
+    /// Whether every input and output read has a dynamic batch dimension (see
+    /// [`Policy::batched`]).
+    batched: bool,
+}
+
+/// What runs a policy: an ort session with its tensors, or the native evaluator.
+pub(crate) enum Engine {
+    Ort(OrtEngine),
+    Native(native::Engine),
+}
+
+/// An ort session and its input tensors.
+pub(crate) struct OrtEngine {
+    pub(crate) session: Session,
     /// Our inputs in the model's input order.
     pub(crate) order: Vec<Input>,
     obs: Tensor<f32>,
@@ -352,11 +419,6 @@ pub struct Policy {
     pub(crate) out_logits: usize,
     pub(crate) out_value: Option<usize>,
     pub(crate) out_state: Option<usize>,
-    logits: Vec<f32>,
-    value: f32,
-    /// Whether every input and output read has a dynamic batch dimension (see
-    /// [`Policy::batched`]).
-    batched: bool,
 }
 
 impl std::fmt::Debug for Policy {
@@ -488,19 +550,74 @@ impl Policy {
         Ok(Self {
             device: Device::Cpu,
             fingerprint: 0,
-            obs: tensor(abi.obs_len)?,
-            mask: tensor(abi.actions)?,
-            state: abi.state_len.map(tensor).transpose()?,
+            engine: Engine::Ort(OrtEngine {
+                obs: tensor(abi.obs_len)?,
+                mask: tensor(abi.actions)?,
+                state: abi.state_len.map(tensor).transpose()?,
+                session,
+                order,
+                out_logits,
+                out_value,
+                out_state,
+            }),
             logits: vec![0.0; abi.actions],
             value: 0.0,
             batched,
-            session,
             layout,
             backend,
-            order,
-            out_logits,
-            out_value,
-            out_state,
+            abi,
+        })
+    }
+
+    /// A policy on the native evaluator, its interface checked against the contract as
+    /// [`Policy::new`] checks a session's.
+    fn with_native(engine: native::Engine, abi: PolicyAbi, name: &str) -> Result<Self> {
+        let bad = |what: String| Error::new(ErrorKind::Policy, format!("{name}: {what}"));
+        let m = engine.model();
+        for (what, have, want) in [
+            ("input `obs`", m.obs_len(), abi.obs_len),
+            ("input `mask`", m.mask_len(), abi.actions),
+            ("output `logits`", m.logits_len(), abi.actions),
+        ] {
+            if have != want {
+                return Err(bad(format!(
+                    "{what} has {have} columns, the layout needs {want}"
+                )));
+            }
+        }
+        match (abi.state_len, m.state_len()) {
+            (None, 0) => {}
+            (Some(h), n) if h == n => {}
+            (None, _) => {
+                return Err(bad(
+                    "has a `state_in` input but no evoharness.state_len metadata".into(),
+                ));
+            }
+            (Some(_), 0) => {
+                return Err(bad(
+                    "declares evoharness.state_len but has no `state_in` input".into(),
+                ));
+            }
+            (Some(h), n) => {
+                return Err(bad(format!(
+                    "input `state_in` has {n} columns, the layout needs {h}"
+                )));
+            }
+        }
+        let abi = PolicyAbi {
+            has_value: m.has_value(),
+            ..abi
+        };
+        Ok(Self {
+            device: Device::Cpu,
+            fingerprint: 0,
+            engine: Engine::Native(engine),
+            layout: Layout::with_version(abi.capacities, abi.version()),
+            logits: vec![0.0; abi.actions],
+            value: 0.0,
+            // Every row of a native program is independent: batches run in one call.
+            batched: true,
+            backend: &backend::NATIVE,
             abi,
         })
     }
@@ -542,7 +659,20 @@ impl Policy {
 
     /// The recurrent state (empty for a feed-forward policy).
     pub fn state(&self) -> &[f32] {
-        self.state.as_ref().map_or(&[], |t| t.extract_tensor().1)
+        match &self.engine {
+            Engine::Ort(e) => e.state.as_ref().map_or(&[], |t| t.extract_tensor().1),
+            Engine::Native(e) => e.state(),
+        }
+    }
+
+    fn state_mut(&mut self) -> &mut [f32] {
+        match &mut self.engine {
+            Engine::Ort(e) => e
+                .state
+                .as_mut()
+                .map_or(&mut [], |t| t.extract_tensor_mut().1),
+            Engine::Native(e) => e.state_mut(),
+        }
     }
 
     /// Replaces the recurrent state (from a checkpoint); its length must be the policy's.
@@ -557,17 +687,13 @@ impl Policy {
                 ),
             ));
         }
-        if let Some(t) = &mut self.state {
-            t.extract_tensor_mut().1.copy_from_slice(state);
-        }
+        self.state_mut().copy_from_slice(state);
         Ok(())
     }
 
     /// Zeroes the recurrent state (a new episode).
     pub fn reset_state(&mut self) {
-        if let Some(t) = &mut self.state {
-            t.extract_tensor_mut().1.fill(0.0);
-        }
+        self.state_mut().fill(0.0);
     }
 
     /// The logits of the last run (zeros before the first), one per action template: what an
@@ -578,7 +704,7 @@ impl Policy {
 
     /// The value estimate of the last run, if the policy has one.
     pub fn value(&self) -> Option<f32> {
-        self.out_value.map(|_| self.value)
+        self.abi.has_value.then_some(self.value)
     }
 
     /// Runs the policy on one observation and mask (as [`Layout::encode`] and [`Layout::mask`]
@@ -597,11 +723,17 @@ impl Policy {
                 ),
             ));
         }
-        self.obs.extract_tensor_mut().1.copy_from_slice(obs);
-        for (m, &x) in self.mask.extract_tensor_mut().1.iter_mut().zip(mask) {
-            *m = f32::from(x);
+        match &mut self.engine {
+            Engine::Ort(e) => {
+                e.obs.extract_tensor_mut().1.copy_from_slice(obs);
+                for (m, &x) in e.mask.extract_tensor_mut().1.iter_mut().zip(mask) {
+                    *m = f32::from(x);
+                }
+                e.run_loaded(&mut self.logits, &mut self.value)?;
+            }
+            Engine::Native(e) => self.value = e.run(obs, mask, &mut self.logits)?,
         }
-        self.run_loaded()
+        Ok(&self.logits)
     }
 
     /// One batch-1 row of a batch, for a file without a dynamic batch dimension: the inputs
@@ -614,21 +746,33 @@ impl Policy {
         state: &mut [f32],
         logits: &mut [f32],
     ) -> Result<f32> {
-        self.obs.extract_tensor_mut().1.copy_from_slice(obs);
-        self.mask.extract_tensor_mut().1.copy_from_slice(mask);
-        if let Some(t) = &mut self.state {
-            t.extract_tensor_mut().1.copy_from_slice(state);
+        match &mut self.engine {
+            Engine::Ort(e) => {
+                e.obs.extract_tensor_mut().1.copy_from_slice(obs);
+                e.mask.extract_tensor_mut().1.copy_from_slice(mask);
+                if let Some(t) = &mut e.state {
+                    t.extract_tensor_mut().1.copy_from_slice(state);
+                }
+                e.run_loaded(&mut self.logits, &mut self.value)?;
+                logits.copy_from_slice(&self.logits);
+                if let Some(t) = &e.state {
+                    state.copy_from_slice(t.extract_tensor().1);
+                }
+                Ok(self.value)
+            }
+            Engine::Native(e) => {
+                e.state_mut().copy_from_slice(state);
+                let v = e.run_f32(obs, Some(mask), logits)?;
+                state.copy_from_slice(e.state());
+                Ok(v)
+            }
         }
-        self.run_loaded()?;
-        logits.copy_from_slice(&self.logits);
-        if let Some(t) = &self.state {
-            state.copy_from_slice(t.extract_tensor().1);
-        }
-        Ok(self.value)
     }
+}
 
+impl OrtEngine {
     /// Runs the session on the input tensors as they are; reads the outputs back.
-    fn run_loaded(&mut self) -> Result<&[f32]> {
+    fn run_loaded(&mut self, logits_out: &mut [f32], value: &mut f32) -> Result<()> {
         let pick = |i: &Input| -> ort::session::SessionInputValue<'_> {
             match i {
                 Input::Obs => (&self.obs).into(),
@@ -647,12 +791,12 @@ impl Policy {
             .try_extract_tensor::<f32>()
             .context(ErrorKind::Inference, || "reading the logits".to_string())?
             .1;
-        self.logits.copy_from_slice(logits);
+        logits_out.copy_from_slice(logits);
         if let Some(k) = self.out_value {
             let v = outputs[k]
                 .try_extract_tensor::<f32>()
                 .context(ErrorKind::Inference, || "reading the value".to_string())?;
-            self.value = v.1.first().copied().unwrap_or(0.0);
+            *value = v.1.first().copied().unwrap_or(0.0);
         }
         if let (Some(k), Some(state)) = (self.out_state, self.state.as_mut()) {
             let s = outputs[k]
@@ -662,7 +806,7 @@ impl Policy {
                 })?;
             state.extract_tensor_mut().1.copy_from_slice(s.1);
         }
-        Ok(&self.logits)
+        Ok(())
     }
 }
 

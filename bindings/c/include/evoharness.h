@@ -390,6 +390,11 @@ enum evoharness_backend
      * ONNX Runtime (1.24 or newer), loaded from its shared library at run time.
      */
     EVOHARNESS_BACKEND_ONNXRUNTIME = 2,
+    /**
+     * The native evaluator: structured MLP policies (an ONNX file converted at load, or a
+     * `.ehp` file), CPU only, built in.
+     */
+    EVOHARNESS_BACKEND_NATIVE = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

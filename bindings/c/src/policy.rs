@@ -41,6 +41,9 @@ pub enum evoharness_backend {
     Tract = 1,
     /// ONNX Runtime (1.24 or newer), loaded from its shared library at run time.
     Onnxruntime = 2,
+    /// The native evaluator: structured MLP policies (an ONNX file converted at load, or a
+    /// `.ehp` file), CPU only, built in.
+    Native = 3,
 }
 
 /// Where inference runs.
@@ -183,10 +186,11 @@ unsafe fn builder(options: *const evoharness_policy_options) -> ffi::Result<Poli
         0 => Backend::Auto,
         1 => Backend::Tract,
         2 => Backend::OnnxRuntime { library },
+        3 => Backend::Native,
         b => {
             return Err(Error::invalid(format!(
                 "options->backend is {b}: not an evoharness_backend (0 auto, 1 tract, \
-                 2 onnxruntime)"
+                 2 onnxruntime, 3 native)"
             )));
         }
     };
@@ -347,6 +351,7 @@ pub(crate) fn abi_of(p: &AnyPolicy) -> evoharness_policy_abi {
         backend: match p.backend() {
             Active::Tract => evoharness_backend::Tract,
             Active::OnnxRuntime { .. } => evoharness_backend::Onnxruntime,
+            Active::Native => evoharness_backend::Native,
         } as u32,
         device: device as u32,
         device_id,
