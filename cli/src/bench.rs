@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use evoharness_runtime::{Agent, Backend, Fleet, Policy, gemm};
+use evoharness_runtime::{Agent, Backend, Fleet, Policy, gemm, native};
 use evoharness_suite::{SuiteWorld, TaskConfig, TaskKind, episode};
 use serde::Serialize;
 
@@ -17,15 +17,19 @@ evoharness bench: agent-steps per second of a fleet, of independent agents, and 
 
 Usage: evoharness bench --policy POLICY.onnx [--agents N] [OPTIONS]
 
-On one core (ONNX Runtime with one intra-op thread; tract has one), measures:
+On one core (ONNX Runtime with one intra-op thread; tract and native have one), measures:
   - a Fleet of N agents: one batched policy run per step for every agent that decides
     (one run per agent if the file has batch 1);
   - N independent Agents, each with its own copy of the policy, stepped in turn;
-  - the machine's f32 GEMM throughput: an n x n MatMul (--gemm n) on the same backend;
-and prints agent-steps per second for both, the policy's FLOPs per decision (its matrix
-products) and the arithmetic limit that follows: GEMM FLOP/s / FLOPs per decision. Each agent
-runs a suite task (its own organisation and seed; a task that ends starts the next, inside the
-timed loop), as `evoharness run --world` does.
+  - one Agent alone: the time of its step;
+  - the machine's f32 GEMM throughput: an n x n MatMul (--gemm n) on ort's backend in use
+    (for --backend native: the --compare backend, else auto);
+and prints agent-steps per second, the lone agent's step, the policy's FLOPs per decision
+(its matrix products) and the arithmetic limit that follows: GEMM FLOP/s / FLOPs per decision.
+With --compare, the fleet and the lone agent are measured on a second backend in the same run
+(native beside tract or onnxruntime), alternately, with the ratios. Each agent runs a suite
+task (its own organisation and seed; a task that ends starts the next, inside the timed loop),
+as `evoharness run --world` does.
 
 Options:
   --policy FILE        the policy (required)
@@ -35,6 +39,8 @@ Options:
   --seconds S          time each measurement for at least S seconds (default 2)
   --gemm N             the GEMM's side (default 1024)
   --no-independent     skip the independent agents (loading N policies takes memory and time)
+  --compare NAME       also measure the fleet and the lone agent on backend NAME (one of
+                       --backend's; it and --backend must not both be ort's)
   --json               print one JSON object instead
 ";
 
@@ -52,6 +58,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--seconds", "a number of seconds"),
     Flag::value("--gemm", "a matrix side"),
     Flag::switch("--no-independent"),
+    Flag::value("--compare", "tract, onnxruntime, native or auto"),
     Flag::switch("--json"),
 ];
 
@@ -75,6 +82,27 @@ struct Report {
     fleet_share_of_limit: f64,
     fleet_agent_steps: u64,
     independent_agent_steps: Option<u64>,
+    /// One agent alone: microseconds per step.
+    lone_agent_step_us: f64,
+    /// The backend the GEMM ran on.
+    gemm_backend: String,
+    /// The same measurements on the `--compare` backend.
+    compare: Option<Compared>,
+}
+
+/// The fleet and the lone agent on the `--compare` backend, and how the main backend fares
+/// against it.
+#[derive(Debug, Serialize)]
+struct Compared {
+    backend: String,
+    batched: bool,
+    fleet_agent_steps_per_s: f64,
+    fleet_share_of_limit: f64,
+    lone_agent_step_us: f64,
+    /// The compared backend's lone step time over the main one's (above 1: main is faster).
+    lone_step_speedup: f64,
+    /// The main backend's fleet rate over the compared one's.
+    fleet_speedup: f64,
 }
 
 struct Settings {
@@ -85,6 +113,7 @@ struct Settings {
     gemm_n: usize,
     independent: bool,
     json: bool,
+    compare: Option<options::Choice>,
 }
 
 pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
@@ -123,7 +152,14 @@ pub(crate) fn main(argv: impl Iterator<Item = String>) -> Result<(), Failure> {
     let gemm_n = usize::try_from(positive("--gemm", 1024)?)
         .map_err(|_| usage("--gemm: too large".into()))?;
     let choice = options::choice(&p, "bench")?;
+    let compare = match p.value("--compare") {
+        Some(b) => Some(choice.with_backend(
+            Backend::parse(b).map_err(|e| usage(format!("--compare: {}", e.message())))?,
+        )),
+        None => None,
+    };
     let s = Settings {
+        compare,
         policy,
         agents,
         task: TaskConfig::new(kind, horizon),
@@ -150,17 +186,10 @@ fn seed(i: usize, k: u64) -> u64 {
     (i as u64) << 20 | k
 }
 
-fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
+/// Steps a fleet of `s.agents` agents on `policy` for at least `time`; agent-steps and seconds.
+fn fleet_run(s: &Settings, policy: Policy, time: Duration) -> Result<(u64, f64), Failure> {
     let failed = |e: evoharness_runtime::Error| Failure::runtime(&e);
-    let first = load(choice, &s.policy)?;
-    let backend = options::backend_phrase();
-    let batched = first.batched();
-    // The policy file's matrix products, counted from its graph (0 when it cannot be read).
-    let flops = std::fs::read(&s.policy).map_or(0, |bytes| crate::flops::per_decision(&bytes));
-    let time = Duration::from_secs_f64(s.seconds);
-
-    // The fleet.
-    let mut fleet = Fleet::new(first);
+    let mut fleet = Fleet::new(policy);
     for i in 0..s.agents {
         let config = episode::agent_config(&s.task, seed(i, 0));
         fleet.spawn(world(s.task, i), config).map_err(failed)?;
@@ -183,12 +212,87 @@ fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     for _ in 0..3 {
         fleet_step(&mut fleet)?;
     }
-    let (mut fleet_steps, started) = (0u64, Instant::now());
-    while fleet_steps == 0 || started.elapsed() < time {
-        fleet_steps += fleet_step(&mut fleet)?;
+    let (mut steps, started) = (0u64, Instant::now());
+    while steps == 0 || started.elapsed() < time {
+        steps += fleet_step(&mut fleet)?;
     }
-    let fleet_rate = fleet_steps as f64 / started.elapsed().as_secs_f64();
-    drop(fleet);
+    Ok((steps, started.elapsed().as_secs_f64()))
+}
+
+/// One agent alone on its own policy, stepped for at least `time`; steps and seconds.
+fn lone_run(agent: &mut (Agent<SuiteWorld>, u64), time: Duration) -> Result<(u64, f64), Failure> {
+    let (a, k) = agent;
+    let (mut steps, started) = (0u64, Instant::now());
+    while steps == 0 || started.elapsed() < time {
+        if a.step().map_err(|e| Failure::runtime(&e))?.is_some() {
+            steps += 1;
+        } else {
+            *k += 1;
+            a.start_task(seed(0, *k));
+        }
+    }
+    Ok((steps, started.elapsed().as_secs_f64()))
+}
+
+fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
+    let failed = |e: evoharness_runtime::Error| Failure::runtime(&e);
+    let first = load(choice, &s.policy)?;
+    let backend = options::backend_phrase(Some(first.backend()));
+    let batched = first.batched();
+    // The policy file's matrix products, counted from its graph (0 when it cannot be read).
+    let flops = std::fs::read(&s.policy).map_or(0, |bytes| {
+        if native::is_native(&bytes) {
+            native::describe(&bytes, &s.policy).map_or(0, |d| 2 * d.macs_per_row)
+        } else {
+            crate::flops::per_decision(&bytes)
+        }
+    });
+    let time = Duration::from_secs_f64(s.seconds);
+    let other = s.compare.as_ref().map(|c| load(c, &s.policy)).transpose()?;
+    let other_phrase = other
+        .as_ref()
+        .map(|p| options::backend_phrase(Some(p.backend())));
+    let other_batched = other.as_ref().is_some_and(Policy::batched);
+
+    // One agent alone on each backend, alternately, so that both see the same machine.
+    let lone_agent = |choice: &options::Choice| -> Result<(Agent<SuiteWorld>, u64), Failure> {
+        let config = episode::agent_config(&s.task, seed(0, 0));
+        Ok((
+            Agent::new(load(choice, &s.policy)?, world(s.task, 0), config).map_err(failed)?,
+            0,
+        ))
+    };
+    let mut lone = lone_agent(choice)?;
+    let mut lone_other = s.compare.as_ref().map(lone_agent).transpose()?;
+    let rounds = 4;
+    let slice = time / rounds;
+    lone_run(&mut lone, Duration::from_millis(50))?;
+    if let Some(o) = lone_other.as_mut() {
+        lone_run(o, Duration::from_millis(50))?;
+    }
+    let (mut lone_t, mut other_t) = ((0u64, 0f64), (0u64, 0f64));
+    for _ in 0..rounds {
+        let (n, t) = lone_run(&mut lone, slice)?;
+        lone_t = (lone_t.0 + n, lone_t.1 + t);
+        if let Some(o) = lone_other.as_mut() {
+            let (n, t) = lone_run(o, slice)?;
+            other_t = (other_t.0 + n, other_t.1 + t);
+        }
+    }
+    drop((lone, lone_other));
+    let lone_us = 1e6 * lone_t.1 / lone_t.0 as f64;
+    let other_us = 1e6 * other_t.1 / other_t.0.max(1) as f64;
+
+    // The fleet (and on the other backend).
+    let (fleet_steps, fleet_secs) = fleet_run(s, first, time)?;
+    let fleet_rate = fleet_steps as f64 / fleet_secs;
+    let other_rate = match other {
+        Some(p) => {
+            let (n, t) = fleet_run(s, p, time)?;
+            Some(n as f64 / t)
+        }
+        None => None,
+    };
 
     // N independent agents, each with its own policy.
     let independent = if s.independent {
@@ -221,8 +325,10 @@ fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
         None
     };
 
-    // The backend the policies run on (`auto` finds it initialised).
+    // ort's backend the policies run on (`auto` finds it initialised; after a native run
+    // alone, it initialises ONNX Runtime if its library is found, else tract).
     let gemm = gemm::measure(&Backend::Auto, s.gemm_n, time).map_err(failed)?;
+    let gemm_backend = options::backend_phrase(evoharness_runtime::backend::active());
     let limit = if flops > 0 {
         gemm.flops_per_s / flops as f64
     } else {
@@ -244,6 +350,17 @@ fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
         fleet_share_of_limit: fleet_rate / limit,
         fleet_agent_steps: fleet_steps,
         independent_agent_steps: independent.map(|x| x.0),
+        lone_agent_step_us: lone_us,
+        gemm_backend,
+        compare: other_rate.map(|rate| Compared {
+            backend: other_phrase.clone().unwrap_or_default(),
+            batched: other_batched,
+            fleet_agent_steps_per_s: rate,
+            fleet_share_of_limit: rate / limit,
+            lone_agent_step_us: other_us,
+            lone_step_speedup: other_us / lone_us,
+            fleet_speedup: fleet_rate / rate,
+        }),
     };
     if s.json {
         println!(
@@ -273,15 +390,34 @@ fn bench(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
         None => println!("  independent    (skipped)"),
     }
     println!(
+        "  lone agent     {:>12.2} us per step",
+        r.lone_agent_step_us
+    );
+    println!(
         "  limit          {:>12.0} agent-steps/s  (fleet: {:.0}% of it)",
         r.limit_agent_steps_per_s,
         100.0 * r.fleet_share_of_limit
     );
     println!(
-        "  = GEMM {:.1} GFLOP/s ({n} x {n}) / {} FLOPs per decision",
+        "  = GEMM {:.1} GFLOP/s ({n} x {n}, {}) / {} FLOPs per decision",
         r.gemm_flops_per_s / 1e9,
+        r.gemm_backend,
         r.flops_per_decision,
         n = r.gemm_n
     );
+    if let Some(c) = &r.compare {
+        println!("  compared with {}:", c.backend);
+        println!(
+            "    fleet        {:>12.0} agent-steps/s  ({:.0}% of the limit; {} is {:.2}x)",
+            c.fleet_agent_steps_per_s,
+            100.0 * c.fleet_share_of_limit,
+            r.backend,
+            c.fleet_speedup
+        );
+        println!(
+            "    lone agent   {:>12.2} us per step      ({} is {:.2}x faster)",
+            c.lone_agent_step_us, r.backend, c.lone_step_speedup
+        );
+    }
     Ok(())
 }

@@ -100,7 +100,7 @@ fn generative(
         .to_string();
     let prompt_tokens = policy.stats().prompt_tokens;
     if as_json {
-        let active = evoharness_runtime::backend::active();
+        let active = Some(policy.backend());
         println!(
             "{}",
             serde_json::json!({
@@ -156,7 +156,7 @@ fn generative(
         ),
     );
     row("producer", producer(abi.producer.as_deref()));
-    row("backend", options::backend_phrase());
+    row("backend", options::backend_phrase(Some(policy.backend())));
     row(
         "check",
         format!(
@@ -269,7 +269,7 @@ fn text(file: &str, size: u64, policy: &Policy, check: &Check) -> String {
         },
     );
     row("producer", producer(abi.producer.as_deref()));
-    row("backend", options::backend_phrase());
+    row("backend", options::backend_phrase(Some(policy.backend())));
     let value = check
         .value
         .map_or(String::new(), |v| format!(", value {v:.3}"));
@@ -292,7 +292,7 @@ fn text(file: &str, size: u64, policy: &Policy, check: &Check) -> String {
 fn json(file: &str, size: u64, policy: &Policy, check: &Check) -> serde_json::Value {
     let abi = policy.abi();
     let c = abi.capacities;
-    let active = evoharness_runtime::backend::active();
+    let active = Some(policy.backend());
     serde_json::json!({
         "file": file,
         "bytes": size,

@@ -6,6 +6,7 @@
 
 mod args;
 mod bench;
+mod convert;
 mod eval;
 mod failure;
 mod fleet;
@@ -38,6 +39,8 @@ Usage:
                                             the best rule setting over deployments, and per
                                             region of them
   evoharness view TRACE.jsonl -o PAGE.html  a trace as a page for a browser (or --follow: live)
+  evoharness convert POLICY.onnx -o POLICY.ehp
+                                            an MLP policy for the native backend and devices
   evoharness bench --policy POLICY.onnx --agents N
                                             agent-steps/s of a fleet, of independent agents,
                                             and the arithmetic limit, on one core
@@ -51,6 +54,7 @@ Usage:
 Backends: tract (pure Rust, built in) or ONNX Runtime, loaded at run time from
 $EVOHARNESS_ORT_LIB or third_party/onnxruntime/lib/libonnxruntime.so (scripts/fetch-onnxruntime.sh
 puts it there). `--backend auto`, the default, takes ONNX Runtime when it is found, else tract.
+`--backend native` runs MLP policies on the built-in evaluator (no ort; `evoharness convert`).
 
 Exit status:
   0  success
@@ -98,6 +102,7 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
         "view" => view::main(args),
         "fleet" => fleet::main(args),
         "bench" => bench::main(args),
+        "convert" => convert::main(args),
         "-h" | "--help" => {
             print!("{HELP}");
             Ok(())
@@ -139,6 +144,10 @@ fn dispatch(args: Vec<String>) -> Result<(), Failure> {
                 print!("{}", bench::help());
                 Ok(())
             }
+            Some("convert") => {
+                print!("{}", convert::help());
+                Ok(())
+            }
             Some(other) => Err(unknown_command(other).into()),
         },
         "-V" | "--version" => {
@@ -160,7 +169,7 @@ fn unknown_command(name: &str) -> Usage {
     Usage::new(
         "",
         format!(
-            "unknown command `{name}`: expected inspect, run, resume, eval, tune, view, fleet or bench{hint}"
+            "unknown command `{name}`: expected inspect, run, resume, eval, tune, view, fleet, bench or convert{hint}"
         ),
     )
 }

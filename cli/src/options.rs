@@ -1,7 +1,7 @@
 //! The options `inspect` and `run` share: which backend and device, and loading the policy
 //! with them.
 
-use evoharness_runtime::backend::{self, Backend};
+use evoharness_runtime::backend::Backend;
 use evoharness_runtime::{AnyPolicy, Device, Error, ErrorKind, Policy, PolicyBuilder};
 
 use crate::args::{Flag, Parsed, Usage};
@@ -9,7 +9,7 @@ use crate::failure::{Failure, describe};
 
 /// The backend flags.
 pub(crate) const BACKEND_FLAGS: [Flag; 2] = [
-    Flag::value("--backend", "tract, onnxruntime or auto"),
+    Flag::value("--backend", "tract, onnxruntime, native or auto"),
     Flag::value("--ort-lib", "the path of libonnxruntime.so"),
 ];
 
@@ -22,9 +22,11 @@ pub(crate) const DEVICE_FLAGS: [Flag; 3] = [
 
 /// Help text for the backend flags.
 pub(crate) const BACKEND_HELP: &str =
-    "  --backend NAME       tract (pure Rust, built in), onnxruntime (ort for short) or auto
-                       (default: $EVOHARNESS_BACKEND, else auto: ONNX Runtime when its
-                       library is found, else tract)
+    "  --backend NAME       tract (pure Rust, built in), onnxruntime (ort for short), native
+                       (built in: MLP policies only, an ONNX file converted at load or a
+                       .ehp file from `evoharness convert`) or auto (default:
+                       $EVOHARNESS_BACKEND, else auto: native for a .ehp file, else ONNX
+                       Runtime when its library is found, else tract)
   --ort-lib FILE       the ONNX Runtime library to load (implies --backend onnxruntime);
                        without it: $EVOHARNESS_ORT_LIB, else third_party/onnxruntime/lib/
                        libonnxruntime.so in this directory or a parent
@@ -111,6 +113,16 @@ impl Choice {
         }
     }
 
+    /// The same choice with backend `b` instead.
+    pub(crate) fn with_backend(&self, b: Backend) -> Choice {
+        Choice {
+            builder: self.builder.clone().backend(b),
+            device: self.device,
+            device_name: self.device_name.clone(),
+            cpu_fallback: self.cpu_fallback,
+        }
+    }
+
     /// A builder for the chosen backend and device, with the chosen CPU fallback.
     pub(crate) fn builder(&self) -> PolicyBuilder {
         self.builder
@@ -182,9 +194,10 @@ fn failure(choice: &Choice, file: &str, e: &Error) -> Failure {
     }
 }
 
-/// The backend in use, as one phrase: `tract` or `onnxruntime 1.31.1 (PATH)`.
-pub(crate) fn backend_phrase() -> String {
-    match backend::active() {
+/// The backend a policy runs on, as one phrase: `tract`, `native` or
+/// `onnxruntime 1.31.1 (PATH)`.
+pub(crate) fn backend_phrase(active: Option<&evoharness_runtime::Active>) -> String {
+    match active {
         Some(evoharness_runtime::Active::OnnxRuntime { library, version }) => {
             format!("onnxruntime {version} ({})", library.display())
         }

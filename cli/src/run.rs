@@ -294,6 +294,7 @@ fn main_as(command: &'static str, argv: impl IntoIterator<Item = String>) -> Res
 fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     let loading = Instant::now();
     let options::Loaded { policy, device } = options::load_any(choice, &s.file)?;
+    let backend_phrase = options::backend_phrase(Some(policy.backend()));
     let load_time = loading.elapsed();
     let tool_names = policy.tool_names().to_vec();
     let world = s.world.build();
@@ -381,6 +382,7 @@ fn run(s: &Settings, choice: &options::Choice) -> Result<(), Failure> {
     };
     let report = Report {
         s,
+        backend: backend_phrase,
         device: &device,
         tool_names: &names,
         verdict: agent.verdict(),
@@ -503,6 +505,8 @@ fn count(n: u64, what: &str) -> String {
 
 struct Report<'a> {
     s: &'a Settings,
+    /// The backend the policy runs on, as a phrase.
+    backend: String,
     device: &'a str,
     tool_names: &'a [&'a str],
     verdict: Option<Verdict>,
@@ -533,10 +537,7 @@ impl Report<'_> {
         let mut out = format!("evoharness run: {}\n", self.s.file);
         let mut row = |k: &str, v: String| out.push_str(&format!("  {k:<13}{v}\n"));
         row("world", self.s.world.describe());
-        row(
-            "backend",
-            format!("{} on {}", options::backend_phrase(), self.device),
-        );
+        row("backend", format!("{} on {}", self.backend, self.device));
         row(
             "selection",
             format!("{}, seed {}", self.selection(), self.s.config.seed),

@@ -375,7 +375,7 @@ fn argument_mistakes_are_named_with_a_hint() {
         ),
         (
             vec!["inspect", &mlp, "--backend", "onnx"],
-            "expected tract, onnxruntime or auto",
+            "expected tract, onnxruntime, native or auto",
         ),
         (
             vec!["inspect", &mlp, "--seed", "1"],

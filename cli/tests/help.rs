@@ -16,8 +16,8 @@ fn evoharness(args: &[&str]) -> (bool, String) {
     )
 }
 
-const COMMANDS: [&str; 8] = [
-    "inspect", "run", "resume", "eval", "tune", "view", "fleet", "bench",
+const COMMANDS: [&str; 9] = [
+    "inspect", "run", "resume", "eval", "tune", "view", "fleet", "bench", "convert",
 ];
 
 #[test]
