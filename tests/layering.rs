@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 /// The crates whose modules must form layers, relative to the workspace root.
 const CRATES: &[&str] = &[
     "core",
+    "native",
     "runtime",
     "train",
     "suite",

@@ -15,6 +15,7 @@
 //! | [`checkpoint`] | untrusted bytes resumed as a suite agent's checkpoint |
 //! | [`experience_store`] | untrusted bytes read as an experience store; merges and operations on what was read |
 //! | [`policy`] | untrusted bytes loaded as a policy file through tract, and run once |
+//! | `native` (in `evoharness_native::fuzzing`) | untrusted bytes read as a native policy file (`.ehp`), and run on 1 and 3 rows |
 //! | [`session`] | one scripted task that uses every action and outcome, for seeds and baselines |
 //! | [`seeds`] | the checked-in seed corpus, generated (`cargo run --example seeds`) |
 //!

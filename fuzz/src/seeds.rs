@@ -36,7 +36,7 @@ use crate::session::{self, Item};
 use crate::{c_abi, checkpoint};
 
 /// The fuzz targets, each with a corpus in `corpus/<target>/`.
-pub const TARGETS: [&str; 7] = [
+pub const TARGETS: [&str; 8] = [
     "decode",
     "apply",
     "apply_fast",
@@ -44,6 +44,7 @@ pub const TARGETS: [&str; 7] = [
     "experience_store",
     "c_abi",
     "policy",
+    "native",
 ];
 
 /// Whether a corpus file was found by fuzzing rather than generated here: libFuzzer names the
@@ -72,6 +73,7 @@ pub fn all() -> Vec<Seed> {
     seeds.extend(experience_store_seeds());
     seeds.extend(c_abi_seeds());
     seeds.extend(policy_seeds());
+    seeds.extend(native_seeds());
     seeds
 }
 
@@ -831,6 +833,30 @@ fn policy_seeds() -> Vec<Seed> {
         .collect()
 }
 
+/// `native` inputs: a mode byte (odd: the target fixes the length and checksum) and a native
+/// policy file, converted from the runtime's small fixtures; a truncated one.
+fn native_seeds() -> Vec<Seed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/tests/fixtures");
+    let ehp = |name: &str| {
+        let onnx = fs::read(root.join(name)).expect("a fixture");
+        evoharness_runtime::native::convert(&onnx, name).expect("a convertible fixture")
+    };
+    let (mlp, recurrent) = (ehp("mlp.onnx"), ehp("recurrent.onnx"));
+    let with = |mode: u8, bytes: &[u8]| [&[mode][..], bytes].concat();
+    [
+        ("mlp", with(0, &mlp)),
+        ("recurrent-fixed", with(1, &recurrent)),
+        ("bad-truncated", with(0, &mlp[..mlp.len() / 3])),
+    ]
+    .into_iter()
+    .map(|(name, bytes)| Seed {
+        target: "native",
+        name: name.into(),
+        bytes,
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -890,6 +916,10 @@ mod tests {
                 "policy" => {
                     use crate::policy::{Load, check};
                     assert_eq!(check(&s.bytes), Load::Refused, "{}", s.name);
+                }
+                "native" => {
+                    let ran = evoharness_native::fuzzing::exercise(&s.bytes);
+                    assert_eq!(ran, !s.name.starts_with("bad-"), "{}", s.name);
                 }
                 _ => {
                     use checkpoint::Resume::{Refused, Resumed};
@@ -959,6 +989,7 @@ mod tests {
             "experience_store" => drop(crate::experience_store::check(bytes)),
             "c_abi" => c_abi::check(bytes),
             "policy" => drop(crate::policy::check(bytes)),
+            "native" => drop(evoharness_native::fuzzing::exercise(bytes)),
             _ => panic!("no target {target}"),
         }
     }

@@ -11,10 +11,11 @@ const SCRATCH_MAX: usize = 1 << 20;
 
 /// Reads `data` as a file and, if it is accepted, runs it on 1 and 3 rows. When the first byte
 /// is odd, the rest is first given a correct length field and checksum, so that mutations
-/// reach the checks behind them. Panics only on a bug: a file that is accepted must run.
-pub fn exercise(data: &[u8]) {
+/// reach the checks behind them. Returns whether the file was accepted (and ran). Panics only
+/// on a bug: a file that is accepted must run.
+pub fn exercise(data: &[u8]) -> bool {
     let Some((&mode, rest)) = data.split_first() else {
-        return;
+        return false;
     };
     let mut bytes = rest.to_vec();
     if mode & 1 == 1 && bytes.len() >= 16 + TRAILER_LEN {
@@ -26,7 +27,7 @@ pub fn exercise(data: &[u8]) {
     }
     let aligned = AlignedBytes::new(&bytes);
     let Ok(model) = Model::new(aligned.as_ref()) else {
-        return;
+        return false;
     };
     let _ = model.metadata().count();
     for rows in [1usize, 3] {
@@ -42,7 +43,7 @@ pub fn exercise(data: &[u8]) {
         .unwrap_or(0)
         .saturating_mul(rows);
         if need > SCRATCH_MAX || io_max > SCRATCH_MAX {
-            return;
+            return true;
         }
         let obs = vec![0.5f32; rows * model.obs_len()];
         let mask = vec![1.0f32; rows * model.mask_len()];
@@ -68,4 +69,5 @@ pub fn exercise(data: &[u8]) {
             )
             .expect("an accepted model runs on buffers of its sizes");
     }
+    true
 }

@@ -46,10 +46,10 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`format`] | the file: checking its bytes ([`Model::new`]), its operations, [`FormatError`] |
+//! | [`format`](mod@format) | the file: checking its bytes ([`Model::new`]), its operations, [`FormatError`] |
 //! | [`eval`] | running a checked model on a batch of rows in the caller's scratch |
 //! | `kernels` | the dense product: portable, and AVX2 with FMA on x86-64 |
-//! | [`write`] | (feature `alloc`) writing a file: [`Writer`], [`AlignedBytes`] |
+//! | `write` | (feature `alloc`) writing a file: `Writer`, `AlignedBytes` |
 //!
 //! Reading untrusted bytes never panics: [`Model::new`] checks every field and every reference
 //! once, and a run of a checked model only indexes what was checked. The weights are read in
