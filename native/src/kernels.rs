@@ -1,7 +1,7 @@
-//! The dense product, `y = act(x · W + b)` for a block of rows, in two versions: portable Rust
-//! that the compiler vectorises for the target's baseline (SSE2, NEON, or scalar on a
-//! Cortex-M4F), and, on x86-64, AVX2 with FMA, chosen at run time with the `std` feature (or
-//! at compile time when the target enables both).
+//! The dense product, `y = act(x · W + b)` for a block of rows: portable Rust that the compiler
+//! vectorises for the target's baseline (SSE2, NEON, or scalar on a Cortex-M4F), and, on x86-64,
+//! AVX2 with FMA and AVX-512, chosen at run time with the `std` feature (or at compile time
+//! from the target's features).
 //!
 //! Both keep a tile of outputs for up to four rows in registers while they walk the inputs, so
 //! each weight loaded serves every row of the block, and both skip an input that is zero in
@@ -32,16 +32,36 @@ pub(crate) fn dense(
     ys: &mut [f32],
     act: Act,
 ) {
+    dense_at(level(), xs, stride, rows, w, bias, n_in, n_out, ys, act);
+}
+
+/// [`dense`] with the kernels of `level` (at most the machine's).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one product's operands, all needed"
+)]
+fn dense_at(
+    level: Level,
+    xs: &[f32],
+    stride: usize,
+    rows: usize,
+    w: &[f32],
+    bias: Option<&[f32]>,
+    n_in: usize,
+    n_out: usize,
+    ys: &mut [f32],
+    act: Act,
+) {
     let mut r0 = 0;
     while r0 < rows {
         let block = (rows - r0).min(ROWS);
         let x = |r: usize| &xs[(r0 + r) * stride..][..n_in];
         let y = &mut ys[r0 * n_out..][..block * n_out];
         match block {
-            4 => rows_block::<4>([x(0), x(1), x(2), x(3)], w, bias, n_out, y, act),
-            3 => rows_block::<3>([x(0), x(1), x(2)], w, bias, n_out, y, act),
-            2 => rows_block::<2>([x(0), x(1)], w, bias, n_out, y, act),
-            _ => rows_block::<1>([x(0)], w, bias, n_out, y, act),
+            4 => rows_block::<4>(level, [x(0), x(1), x(2), x(3)], w, bias, n_out, y, act),
+            3 => rows_block::<3>(level, [x(0), x(1), x(2)], w, bias, n_out, y, act),
+            2 => rows_block::<2>(level, [x(0), x(1)], w, bias, n_out, y, act),
+            _ => rows_block::<1>(level, [x(0)], w, bias, n_out, y, act),
         }
         r0 += block;
     }
@@ -49,6 +69,7 @@ pub(crate) fn dense(
 
 /// `R` rows: tiles of outputs (wide, narrow), then single outputs.
 fn rows_block<const R: usize>(
+    level: Level,
     x: [&[f32]; R],
     w: &[f32],
     bias: Option<&[f32]>,
@@ -56,19 +77,66 @@ fn rows_block<const R: usize>(
     y: &mut [f32],
     act: Act,
 ) {
+    if n_out == 1 {
+        column::<R>(x, w, bias, y, act);
+        return;
+    }
     let mut o = 0;
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = level;
     #[cfg(target_arch = "x86_64")]
-    if avx2_fma() {
-        // SAFETY: the CPU has AVX2 and FMA (checked just above).
-        o = unsafe { avx::tiles::<R>(x, w, bias, n_out, y, act) };
+    {
+        let l = level;
+        if l >= Level::Avx512 {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (`level` is at most `level()`).
+            o = unsafe { avx512::tiles::<R>(x, w, bias, n_out, o, y, act) };
+        }
+        if l >= Level::Avx2 {
+            // SAFETY: the CPU has AVX2 and FMA (`level` is at most `level()`).
+            o = unsafe { avx::tiles::<R>(x, w, bias, n_out, o, y, act) };
+        }
     }
     while o + 8 <= n_out {
         tile::<R, 8>(x, w, bias, n_out, o, y, act);
         o += 8;
     }
+    while o + 4 <= n_out {
+        tile::<R, 4>(x, w, bias, n_out, o, y, act);
+        o += 4;
+    }
     while o < n_out {
         tile::<R, 1>(x, w, bias, n_out, o, y, act);
         o += 1;
+    }
+}
+
+/// A single output (a value head): each row's dot product with the one column of weights,
+/// contiguous then, in eight partial sums the compiler vectorises.
+fn column<const R: usize>(
+    x: [&[f32]; R],
+    w: &[f32],
+    bias: Option<&[f32]>,
+    y: &mut [f32],
+    act: Act,
+) {
+    for (r, xr) in x.iter().enumerate() {
+        let w = &w[..xr.len()];
+        let mut part = [0f32; 8];
+        let (xc, xt) = xr.split_at(xr.len() / 8 * 8);
+        let (wc, wt) = w.split_at(xc.len());
+        for (a, b) in xc.chunks_exact(8).zip(wc.chunks_exact(8)) {
+            for j in 0..8 {
+                part[j] += a[j] * b[j];
+            }
+        }
+        let mut sum = bias.map_or(0.0, |b| b[0]);
+        for p in part {
+            sum += p;
+        }
+        for (a, b) in xt.iter().zip(wt) {
+            sum += a * b;
+        }
+        y[r] = apply(act, sum);
     }
 }
 
@@ -127,50 +195,78 @@ pub(crate) fn apply(act: Act, v: f32) -> f32 {
     }
 }
 
-/// Whether the AVX2 and FMA kernels may run.
+/// Which kernels may run (the AVX ones on x86-64 only).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "only x86-64 has the AVX kernels")
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    /// Portable code only.
+    Base = 1,
+    /// AVX2 with FMA.
+    Avx2 = 2,
+    /// AVX-512 (foundation) besides.
+    Avx512 = 3,
+}
+
+/// The best kernels this CPU runs: detected once with the `std` feature, else what the target
+/// enables at compile time.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn level() -> Level {
+    Level::Base
+}
+
+/// The best kernels this CPU runs: detected once with the `std` feature, else what the target
+/// enables at compile time.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn avx2_fma() -> bool {
-    #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
-    {
-        true
-    }
-    #[cfg(all(
-        feature = "std",
-        not(all(target_feature = "avx2", target_feature = "fma"))
-    ))]
+fn level() -> Level {
+    #[cfg(feature = "std")]
     {
         use core::sync::atomic::{AtomicU8, Ordering};
-        // 0: not yet known, 1: no, 2: yes.
-        static HAS: AtomicU8 = AtomicU8::new(0);
-        match HAS.load(Ordering::Relaxed) {
-            0 => {
-                let yes =
+        // 0: not yet known.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            1 => Level::Base,
+            2 => Level::Avx2,
+            3 => Level::Avx512,
+            _ => {
+                let avx2 =
                     std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-                HAS.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
+                let l = match (avx2, std::is_x86_feature_detected!("avx512f")) {
+                    (true, true) => Level::Avx512,
+                    (true, false) => Level::Avx2,
+                    _ => Level::Base,
+                };
+                LEVEL.store(l as u8, Ordering::Relaxed);
+                l
             }
-            v => v == 2,
         }
     }
-    #[cfg(all(
-        not(feature = "std"),
-        not(all(target_feature = "avx2", target_feature = "fma"))
-    ))]
+    #[cfg(not(feature = "std"))]
     {
-        false
+        if cfg!(all(
+            target_feature = "avx2",
+            target_feature = "fma",
+            target_feature = "avx512f"
+        )) {
+            Level::Avx512
+        } else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
+            Level::Avx2
+        } else {
+            Level::Base
+        }
     }
 }
 
-/// Whether the AVX2 kernels run on this machine (for reports and tests).
-pub fn uses_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        avx2_fma()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+/// The kernels the dense products use on this machine: `avx512`, `avx2` or `portable`.
+pub fn kernels() -> &'static str {
+    match level() {
+        Level::Avx512 => "avx512",
+        Level::Avx2 => "avx2",
+        Level::Base => "portable",
     }
 }
 
@@ -180,17 +276,44 @@ mod avx {
 
     use super::{Act, apply};
 
-    /// Tiles of 16 outputs, then of 8, for `R` rows; returns the first output not done.
+    /// Tiles of outputs from `from` on, for `R` rows; returns the first output not done.
     #[target_feature(enable = "avx2,fma")]
     pub(super) fn tiles<const R: usize>(
         x: [&[f32]; R],
         w: &[f32],
         bias: Option<&[f32]>,
         n_out: usize,
+        from: usize,
         y: &mut [f32],
         act: Act,
     ) -> usize {
-        let mut o = 0;
+        let mut o = from;
+        // Wide tiles first, so that at least 8 accumulators (R × T) hide the FMA's latency.
+        match R {
+            1 => {
+                while o + 64 <= n_out {
+                    tile::<R, 8>(x, w, bias, n_out, o, y, act);
+                    o += 64;
+                }
+                while o + 32 <= n_out {
+                    tile::<R, 4>(x, w, bias, n_out, o, y, act);
+                    o += 32;
+                }
+            }
+            2 => {
+                while o + 32 <= n_out {
+                    tile::<R, 4>(x, w, bias, n_out, o, y, act);
+                    o += 32;
+                }
+            }
+            3 => {
+                while o + 24 <= n_out {
+                    tile::<R, 3>(x, w, bias, n_out, o, y, act);
+                    o += 24;
+                }
+            }
+            _ => {}
+        }
         while o + 16 <= n_out {
             tile::<R, 2>(x, w, bias, n_out, o, y, act);
             o += 16;
@@ -290,6 +413,151 @@ mod avx {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    use super::{Act, apply};
+
+    /// Tiles of outputs from `from` on, for `R` rows; returns the first output not done.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub(super) fn tiles<const R: usize>(
+        x: [&[f32]; R],
+        w: &[f32],
+        bias: Option<&[f32]>,
+        n_out: usize,
+        from: usize,
+        y: &mut [f32],
+        act: Act,
+    ) -> usize {
+        let mut o = from;
+        // 32 registers: up to 16 accumulators (R × T) hide the FMA's latency and let each
+        // loaded weight serve four rows.
+        match R {
+            1 => {
+                while o + 128 <= n_out {
+                    tile::<R, 8>(x, w, bias, n_out, o, y, act);
+                    o += 128;
+                }
+            }
+            2 => {
+                while o + 64 <= n_out {
+                    tile::<R, 4>(x, w, bias, n_out, o, y, act);
+                    o += 64;
+                }
+            }
+            3 => {
+                while o + 48 <= n_out {
+                    tile::<R, 3>(x, w, bias, n_out, o, y, act);
+                    o += 48;
+                }
+            }
+            _ => {
+                while o + 64 <= n_out {
+                    tile::<R, 4>(x, w, bias, n_out, o, y, act);
+                    o += 64;
+                }
+            }
+        }
+        while o + 32 <= n_out {
+            tile::<R, 2>(x, w, bias, n_out, o, y, act);
+            o += 32;
+        }
+        while o + 16 <= n_out {
+            tile::<R, 1>(x, w, bias, n_out, o, y, act);
+            o += 16;
+        }
+        o
+    }
+
+    /// Sixteen floats from the start of `s`.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[inline]
+    fn load(s: &[f32]) -> __m512 {
+        let s = &s[..16];
+        // SAFETY: `s` holds 16 floats; unaligned loads are allowed.
+        unsafe { _mm512_loadu_ps(s.as_ptr()) }
+    }
+
+    /// Sixteen floats to the start of `d`.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[inline]
+    fn store(d: &mut [f32], v: __m512) {
+        let d = &mut d[..16];
+        // SAFETY: `d` holds 16 floats; unaligned stores are allowed.
+        unsafe { _mm512_storeu_ps(d.as_mut_ptr(), v) }
+    }
+
+    /// Outputs `o..o + 16T` of `R` rows, in `R × T` registers.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[inline]
+    fn tile<const R: usize, const T: usize>(
+        x: [&[f32]; R],
+        w: &[f32],
+        bias: Option<&[f32]>,
+        n_out: usize,
+        o: usize,
+        y: &mut [f32],
+        act: Act,
+    ) {
+        let n_in = x[0].len();
+        let zero = _mm512_setzero_ps();
+        let mut acc = [[zero; T]; R];
+        if let Some(b) = bias {
+            for row in acc.iter_mut() {
+                for (t, a) in row.iter_mut().enumerate() {
+                    *a = load(&b[o + 16 * t..]);
+                }
+            }
+        }
+        let x: [&[f32]; R] = {
+            let mut v = x;
+            for r in v.iter_mut() {
+                *r = &r[..n_in];
+            }
+            v
+        };
+        for k in 0..n_in {
+            let mut xk = [0f32; R];
+            let mut any = false;
+            for r in 0..R {
+                xk[r] = x[r][k];
+                any |= xk[r] != 0.0;
+            }
+            if !any {
+                continue;
+            }
+            let wk = &w[k * n_out + o..][..16 * T];
+            let mut wv = [zero; T];
+            for t in 0..T {
+                wv[t] = load(&wk[16 * t..]);
+            }
+            for r in 0..R {
+                let xv = _mm512_set1_ps(xk[r]);
+                for t in 0..T {
+                    acc[r][t] = _mm512_fmadd_ps(xv, wv[t], acc[r][t]);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            for (t, a) in row.iter().enumerate() {
+                let d = &mut y[r * n_out + o + 16 * t..][..16];
+                match act {
+                    Act::None => store(d, *a),
+                    Act::Relu => store(d, _mm512_max_ps(*a, zero)),
+                    _ => {
+                        let mut tmp = [0f32; 16];
+                        store(&mut tmp, *a);
+                        for (d, v) in d.iter_mut().zip(tmp) {
+                            *d = apply(act, v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,32 +585,56 @@ mod tests {
             let v = ((seed >> 40) as f32 / (1u64 << 24) as f32) - 0.5;
             if v.abs() < 0.1 { 0.0 } else { v }
         };
-        for (n_in, n_out) in [(1, 1), (3, 7), (17, 8), (33, 16), (40, 37), (64, 130)] {
+        for (n_in, n_out) in [
+            (1, 1),
+            (3, 7),
+            (17, 8),
+            (33, 16),
+            (40, 37),
+            (64, 130),
+            (9, 348),
+        ] {
             for rows in 1..=9 {
-                let xs: Vec<f32> = (0..rows * n_in).map(|_| next()).collect();
+                // Odd widths get sparse rows, even ones dense rows.
+                let xs: Vec<f32> = (0..rows * n_in)
+                    .map(|i| {
+                        if n_in % 2 == 1 && i % 5 != 0 {
+                            0.0
+                        } else {
+                            next()
+                        }
+                    })
+                    .collect();
                 let w: Vec<f32> = (0..n_in * n_out).map(|_| next()).collect();
                 let b: Vec<f32> = (0..n_out).map(|_| next()).collect();
-                let mut ys = vec![f32::NAN; rows * n_out];
-                dense(
-                    &xs,
-                    n_in,
-                    rows,
-                    &w,
-                    Some(&b),
-                    n_in,
-                    n_out,
-                    &mut ys,
-                    Act::Relu,
-                );
-                for r in 0..rows {
-                    let want = reference(&xs[r * n_in..][..n_in], &w, &b, n_out);
-                    for o in 0..n_out {
-                        let got = ys[r * n_out + o] as f64;
-                        assert!(
-                            (got - want[o].max(0.0)).abs() < 1e-5,
-                            "{n_in}x{n_out}, {rows} rows, row {r} out {o}: {got} vs {}",
-                            want[o]
-                        );
+                for level in [Level::Base, Level::Avx2, Level::Avx512] {
+                    if level > super::level() {
+                        continue;
+                    }
+                    let mut ys = vec![f32::NAN; rows * n_out];
+                    dense_at(
+                        level,
+                        &xs,
+                        n_in,
+                        rows,
+                        &w,
+                        Some(&b),
+                        n_in,
+                        n_out,
+                        &mut ys,
+                        Act::Relu,
+                    );
+                    for r in 0..rows {
+                        let want = reference(&xs[r * n_in..][..n_in], &w, &b, n_out);
+                        for o in 0..n_out {
+                            let got = ys[r * n_out + o] as f64;
+                            assert!(
+                                (got - want[o].max(0.0)).abs() < 1e-5,
+                                "{level:?} {n_in}x{n_out}, {rows} rows, row {r} out {o}: {got} \
+                                 vs {}",
+                                want[o]
+                            );
+                        }
                     }
                 }
             }

@@ -48,7 +48,7 @@
 //! | --- | --- |
 //! | [`format`](mod@format) | the file: checking its bytes ([`Model::new`]), its operations, [`FormatError`] |
 //! | [`eval`] | running a checked model on a batch of rows in the caller's scratch |
-//! | `kernels` | the dense product: portable, and AVX2 with FMA on x86-64 |
+//! | `kernels` | the dense product: portable, and AVX2 with FMA or AVX-512 on x86-64 ([`kernels()`]) |
 //! | `write` | (feature `alloc`) writing a file: `Writer`, `AlignedBytes` |
 //!
 //! Reading untrusted bytes never panics: [`Model::new`] checks every field and every reference
@@ -56,8 +56,8 @@
 //! place as `f32`, so the bytes must start at a 4-byte boundary ([`FormatError::Misaligned`]
 //! otherwise) and the target must be little-endian.
 //!
-//! Features: `alloc` (the writer), `std` (implies `alloc`; picks the AVX2 kernels at run time
-//! on x86-64 CPUs that have them). Without either the crate needs no allocator and builds for
+//! Features: `alloc` (the writer), `std` (implies `alloc`; picks the AVX2 or AVX-512 kernels at
+//! run time on x86-64 CPUs that have them). Without either the crate needs no allocator and builds for
 //! `thumbv7em-none-eabihf`.
 
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
@@ -81,7 +81,7 @@ pub mod write;
 
 pub use eval::{Inputs, Outputs, RunError};
 pub use format::{Act, BinOp, Buf, FormatError, Interface, Model, Op, Operand};
-pub use kernels::uses_avx2;
+pub use kernels::kernels;
 #[cfg(feature = "alloc")]
 pub use write::{AlignedBytes, WriteError, Writer};
 
