@@ -1109,3 +1109,72 @@ fn bench_reports_the_fleet_the_independent_agents_and_the_limit() {
     let o = evoharness(&["bench", "--policy", &shipped, "--agents", "0"]);
     assert!(stderr(&o).contains("--agents 0"), "{}", stderr(&o));
 }
+
+/// `convert` writes a native file that `inspect` and `bench` run natively, names the operator
+/// of a graph it cannot run, and `bench --compare` measures both backends in one run.
+#[test]
+fn convert_writes_a_native_policy_and_bench_compares_backends() {
+    let ehp = temp("mlp.ehp").display().to_string();
+    let o = evoharness(&["convert", &path("mlp.onnx"), "-o", &ehp, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(r["obs_len"], 534);
+    assert!(r["operations"].as_u64().unwrap() >= 4, "{r}");
+    let o = evoharness(&["inspect", &ehp, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(r["backend"], "native");
+    let o = evoharness(&[
+        "inspect",
+        &path("mlp.onnx"),
+        "--backend",
+        "native",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/policies");
+    let int8 = shipped.join("generalist-int8.onnx").display().to_string();
+    let o = evoharness(&["convert", &int8, "-o", &ehp]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`DynamicQuantizeLinear`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = evoharness(&["convert", &path("mlp.onnx")]);
+    assert!(stderr(&o).contains("-o FILE"), "{}", stderr(&o));
+
+    let generalist = shipped.join("generalist.onnx").display().to_string();
+    let o = evoharness(&[
+        "bench",
+        "--policy",
+        &generalist,
+        "--agents",
+        "3",
+        "--seconds",
+        "0.05",
+        "--gemm",
+        "64",
+        "--backend",
+        "native",
+        "--compare",
+        "tract",
+        "--no-independent",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(r["backend"], "native");
+    assert_eq!(r["compare"]["backend"], "tract");
+    assert_eq!(r["gemm_backend"], "tract");
+    for x in [
+        &r["lone_agent_step_us"],
+        &r["compare"]["lone_agent_step_us"],
+        &r["compare"]["lone_step_speedup"],
+        &r["compare"]["fleet_speedup"],
+    ] {
+        let x = x.as_f64().unwrap_or(0.0);
+        assert!(x.is_finite() && x > 0.0, "{r}");
+    }
+}
