@@ -21,6 +21,7 @@ use evoharness_native::{
 };
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::PolicyLimits;
 
 /// Whether `bytes` are a native policy file (they start with its magic).
 pub fn is_native(bytes: &[u8]) -> bool {
@@ -42,7 +43,7 @@ pub struct Description {
 
 /// Checks the native file `bytes` (named `name` in errors) and describes it.
 pub fn describe(bytes: &[u8], name: &str) -> Result<Description> {
-    let e = Engine::new(bytes, name)?;
+    let e = Engine::new(bytes, name, &PolicyLimits::default())?;
     let m = e.model();
     Ok(Description {
         operations: m.op_count(),
@@ -676,8 +677,9 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// Checks the native file `bytes`.
-    pub(crate) fn new(bytes: &[u8], name: &str) -> Result<Self> {
+    /// Checks the native file `bytes`, and what its buffers would cost against `limits`
+    /// (before any is made: a hostile header must not make the host allocate gigabytes).
+    pub(crate) fn new(bytes: &[u8], name: &str, limits: &PolicyLimits) -> Result<Self> {
         let model = Model::new(AlignedBytes::new(bytes)).map_err(|e| {
             Error::new(
                 ErrorKind::Policy,
@@ -685,6 +687,28 @@ impl Engine {
             )
             .with_source(e)
         })?;
+        let over = |what: &str, n: u64, max: u64| {
+            Error::new(
+                ErrorKind::Policy,
+                format!(
+                    "{name}: {what} of {n}, more than the {max} allowed (a limit of \
+                     PolicyLimits, to protect the host)"
+                ),
+            )
+        };
+        for (what, n) in [
+            ("an observation", model.obs_len()),
+            ("a mask", model.mask_len()),
+            ("a recurrent state", model.state_len()),
+            ("a scratch row", model.scratch_per_row()),
+        ] {
+            if n as u64 > limits.max_tensor_elements {
+                return Err(over(what, n as u64, limits.max_tensor_elements));
+            }
+        }
+        if model.op_count() as u64 > limits.max_nodes {
+            return Err(over("a program", model.op_count() as u64, limits.max_nodes));
+        }
         Ok(Self {
             mask: vec![0.0; model.mask_len()],
             state: vec![0.0; model.state_len()],

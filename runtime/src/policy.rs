@@ -254,7 +254,7 @@ impl PolicyBuilder {
             converted = native::convert(bytes, name)?;
             &converted[..]
         };
-        let engine = native::Engine::new(native_bytes, name)?;
+        let engine = native::Engine::new(native_bytes, name, &self.limits)?;
         let meta = Metadata(
             engine
                 .metadata()

@@ -151,3 +151,19 @@ fn a_corrupted_native_file_is_refused() {
     let e = native().commit_from_memory(&ehp[..40]).unwrap_err();
     assert!(e.to_string().contains("truncated"), "{e}");
 }
+
+/// A well-formed native file whose header asks for huge buffers is refused before any is
+/// made.
+#[test]
+fn a_native_file_over_the_limits_is_refused_before_its_buffers_are_made() {
+    use evoharness_runtime::PolicyLimits;
+    let onnx = std::fs::read(fixture("mlp.onnx")).unwrap();
+    let ehp = convert(&onnx, "mlp.onnx").unwrap();
+    let small = PolicyLimits {
+        max_tensor_elements: 100,
+        ..PolicyLimits::default()
+    };
+    let e = native().limits(small).commit_from_memory(&ehp).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Policy);
+    assert!(e.to_string().contains("a limit of PolicyLimits"), "{e}");
+}
