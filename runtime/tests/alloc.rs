@@ -4,7 +4,8 @@
 //! parallel test harness does not disturb the count), as in `core/tests/no_alloc.rs`.
 //!
 //! Only Rust allocations are counted: on ONNX Runtime that is ort's side of a run, not the C++
-//! library's own `malloc`s. The tract test runs by default; the ONNX Runtime one is ignored
+//! library's own `malloc`s. The native backend allocates nothing per run. The tract and native
+//! tests run by default; the ONNX Runtime one is ignored
 //! (it needs the library) and runs in a child process, since ort's backend is process-global:
 //!
 //! ```sh
@@ -253,6 +254,21 @@ fn tract_step_allocates_only_its_policy_run() {
 #[test]
 fn tract_fleet_step_allocates_only_its_batched_run() {
     fleet_step_allocates_only_its_batched_run(&Backend::Tract);
+}
+
+/// The native backend allocates nothing at all per step: its run is this crate's code, into
+/// buffers made at load (a fleet's scratch, at its first batch of that size).
+#[test]
+fn native_step_and_fleet_step_allocate_nothing() {
+    step_allocates_only_its_policy_run(&Backend::Native);
+    fleet_step_allocates_only_its_batched_run(&Backend::Native);
+    let mut p = load(&Backend::Native, "mlp.onnx");
+    let c = &reference("mlp.onnx")[0];
+    let run = constant(
+        &per_call(|| p.run(&c.obs, &c.mask).is_ok()),
+        "native Policy::run",
+    );
+    assert_eq!(run, 0, "a native run allocates {run} times");
 }
 
 const CHILD_BACKEND: &str = "EVOHARNESS_ALLOC_BACKEND";
