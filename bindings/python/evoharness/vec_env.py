@@ -448,6 +448,8 @@ class VecEnv(Handle):
                 raise EvoharnessError(e.status, f"{e} (Python worlds are copied when the "
                                       "environment is made with copyable=True)") from e
             raise
+        if self.over_worlds:  # what the teacher is told was tracked: the copy's is the source's
+            self.tracked[dst] = dict(self.tracked[src])
         if observe:
             self.observe()
 

@@ -935,3 +935,100 @@ def test_branching_rollouts_train_on_a_python_world(tmp_path):
     stage2 = [r for r in rows if r.get("stage") == 2]
     assert stage2 and stage2[0]["branch_points"] >= 1
     assert out.is_file()
+
+
+WASTEFUL = f"{HERE / 'worlds' / 'tickets.py'}:wasteful_teacher"
+IMPROVE = ["--world", WORLD, "--teacher", WASTEFUL, "--quiet", "--envs", "16", "--rounds", "6",
+           "--round-steps", "60", "--epochs", "4", "--hidden", "64", "--rl-iters", "2",
+           "--valid-episodes", "32", "--rl-states", "64", "--groups", "8"]
+
+
+def stage2_rows(path) -> list[dict]:
+    return [r for r in map(json.loads, path.read_text().splitlines()) if r.get("stage") == 2]
+
+
+def test_the_plain_command_leaves_out_a_track_no_decision_reads(tmp_path):
+    """The default stage 2 with a teacher (`--rl improve`): the teacher keeps the queue's shift
+    in Belief though nothing reads it; the measured gain of doing without it is a step an
+    episode, the improved teacher leaves it out, passes its check against the teacher, and the
+    policy written is better than the teacher on every validation episode, with no harness
+    action."""
+    out = tmp_path / "p.onnx"
+    assert train.main(IMPROVE + ["--out", str(out)]) == 0
+    record = json.loads((tmp_path / "p.json").read_text())
+    assert "--rl" not in record["command"].split()
+    assert record["selected"]["checkpoint"][0] == "improve"
+    assert record["against_teacher"]["verdict"] == "better"
+    assert record["against_teacher"]["better"] == record["against_teacher"]["episodes"]
+    assert record["teacher_valid"]["mean_harness_actions"] == 1.0
+    assert record["selected"]["valid_harness"] == 0.0
+    rows = stage2_rows(tmp_path / "p.train.jsonl")
+    assert rows and all(r["rule_passed"] for r in rows)
+    assert rows[-1]["changes"].startswith("track -> act:next_ticket")
+
+
+def test_gains_that_make_the_improved_teacher_worse_are_not_used(tmp_path, monkeypatch):
+    """Gains that say finishing at once beats everything else (and nothing else differs): the
+    improved teacher that changes world actions, checked against the teacher on its check
+    episodes, fails; the one that only leaves harness actions out changes nothing and passes.
+    So no label is changed, and the imitation is what is written."""
+    from evoharness.train import improve as improve_module
+
+    def wrong(q, opt, ring, unit, steps, batch, rng):
+        finish = [i for i, (verb, _) in enumerate(ring_layout["templates"]) if verb == "finish"]
+        with torch.no_grad():
+            q.f[-1].weight.zero_()
+            q.f[-1].bias.zero_()
+            q.f[-1].bias[finish] = 1e3
+            q.f[-1].bias[len(ring_layout["templates"]):] = -1e3  # no risk seen anywhere
+        return 0.0
+
+    import torch
+
+    probe = WorldSource(load_object(WORLD, "--world"), world_settings(load_object(WORLD, "--world"), None))
+    ring_layout = probe.layout
+    monkeypatch.setattr(improve_module, "fit_gains", wrong)
+    out = tmp_path / "p.onnx"
+    assert train.main(IMPROVE + ["--out", str(out), "--rl-iters", "1"]) == 0
+    rows = stage2_rows(tmp_path / "p.train.jsonl")
+    assert len(rows) == 1 and rows[0]["rule_passed"] and rows[0]["rule_world"] is False
+    assert rows[0]["rule_gain"] == 0.0 and rows[0]["relabelled"] == 0.0
+    record = json.loads((tmp_path / "p.json").read_text())
+    assert record["selected"]["checkpoint"][0] == "dagger"
+    assert record["against_teacher"]["verdict"] == "same"
+
+
+def test_the_improved_teacher_never_adds_a_harness_action():
+    """Whatever the gains say, a state the teacher labels with a world action is relabelled only
+    with another world action (or finish), and a harness label only with its skip label."""
+    from evoharness.train.improve import Gains, Improved
+    from evoharness.train.layout import harness_templates
+
+    import torch
+
+    source = WorldSource(load_object(WORLD, "--world"),
+                         world_settings(load_object(WORLD, "--world"), None),
+                         load_object(WASTEFUL, "--teacher"))
+    lay = source.layout
+    harness = harness_templates(lay)
+    net = Net(lay["obs_len"], lay["actions"], 16)
+    gains = [Gains(lay["obs_len"], lay["actions"], 16)]
+    with torch.no_grad():  # every harness template looks wonderful, every other one dreadful
+        gains[0].f[-1].bias[: lay["actions"]] = torch.as_tensor(np.where(harness, 1e3, -1e3))
+        gains[0].f[-1].bias[lay["actions"]:] = -1e3  # no risk anywhere
+    improved = Improved(source, net, gains, 5)
+    env = source.envs("world", 8, 0)
+    try:
+        for _ in range(12):
+            taught = improved.teacher(env)
+            labels = improved.relabel(env.obs, env.mask, taught)
+            for (label, skip), new in zip(taught, labels):
+                if label < 0:
+                    continue
+                if harness[label]:
+                    assert new in (label, skip)
+                else:
+                    assert not harness[new]
+            env.step(taught[:, 0].astype(np.uint32))
+    finally:
+        env.close()

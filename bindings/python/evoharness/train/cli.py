@@ -127,8 +127,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr-final", type=float,
                     help="DAgger: decay the learning rate geometrically from --lr at the first "
                          "round to this at the last (default: constant)")
-    ap.add_argument("--rl-iters", type=int, default=10,
-                    help="stage 2: iterations (each samples, updates and validates; default 10)")
+    ap.add_argument("--rl-iters", type=int,
+                    help="stage 2: iterations (each samples, updates and validates; default 10, "
+                         "improve: as many as --minutes allows)")
     ap.add_argument("--rl-epochs", type=int, default=2,
                     help="GRPO, PPO: passes over an iteration's samples (default 2)")
     ap.add_argument("--rl-batch", type=int, help="GRPO's minibatch (default: --batch); larger "
@@ -159,11 +160,14 @@ def parser() -> argparse.ArgumentParser:
                     help="GRPO, PPO: charge each harness action this much more in the return the "
                          "advantages compare (validation and model selection still use the "
                          "task's own reward)")
-    ap.add_argument("--rl", default="grpo", choices=["grpo", "ppo", "rollouts"],
-                    help="stage 2: GRPO over episodes sampled from the start (default), PPO "
-                         "with a critic and GAE (per-step credit), or branching rollouts "
-                         "(copies of an environment try other templates at one state; a "
-                         "--world's worlds are copied by pickling their attributes)")
+    ap.add_argument("--rl", choices=["improve", "grpo", "ppo", "rollouts"],
+                    help="stage 2: improve on the teacher by measured per-decision gains "
+                         "(default with --world and --teacher: evoharness.train.improve), "
+                         "GRPO over episodes sampled from the start (the default otherwise), "
+                         "PPO with a critic and GAE (per-step credit), or branching rollouts "
+                         "(copies of an environment try other templates at one state). "
+                         "improve and rollouts copy a --world's worlds by pickling their "
+                         "attributes")
     ap.add_argument("--rl-steps", type=int, default=128,
                     help="ppo: steps each of --envs environments (per kind) samples per iteration")
     ap.add_argument("--gamma", type=float, default=1.0, help="ppo: discount (default 1: the "
@@ -189,6 +193,17 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rollout-episodes", type=int, default=1,
                     help="rollouts: episodes each copy plays on for its return (1: to the end "
                          "of the current one)")
+    ap.add_argument("--continuation", choices=("teacher", "policy", "improved"),
+                    help="rollouts, improve: who plays a copy on after the template it tries: "
+                         "the teacher (default with --teacher: a template is valued by what it "
+                         "changes against the teacher's own play), the policy (greedy; "
+                         "rollouts), or improve's improved teacher from its second iteration "
+                         "on (policy iteration, with templates tried at random now and then)")
+    ap.add_argument("--rollout-update", choices=("regress", "push"), default="regress",
+                    help="rollouts: regress the logits on what each tried template earned "
+                         "against the policy's choice (default; the mean over states the "
+                         "observation cannot tell apart), or push (raise the log-probability "
+                         "of better templates, lower that of worse, clipped; the first method)")
     ap.add_argument("--ray", metavar="ADDRESS",
                     help="run the rollouts (DAgger, GRPO, validation) on Ray workers: auto (a "
                          "cluster started with `ray start`), HOST:PORT, ray://HOST:PORT, or "
@@ -215,6 +230,10 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
     args.argv = argv
+    if args.rl is None:
+        args.rl = "improve" if args.world and args.teacher else "grpo"
+    if args.rl_iters is None:
+        args.rl_iters = 1_000_000 if args.rl == "improve" else 10
     if args.smoke:
         args.hidden, args.envs, args.rounds, args.round_steps = 32, 4, 2, 20
         args.rl_iters, args.group, args.groups, args.valid_episodes = 1, 2, 2, 4
@@ -258,6 +277,8 @@ def main(argv=None) -> int:
                              "from 0 to 1")
         if args.unit_envs is not None and args.unit_envs < 0:
             raise ValueError(f"--unit-envs is {args.unit_envs}: a count of at least 0 (0: one unit)")
+        if args.continuation is None:
+            args.continuation = "teacher" if args.teacher else "policy"
         if args.workers < 1:
             raise ValueError(f"--workers is {args.workers}: at least 1")
         if args.scenario != "v1" and not args.suite:
@@ -277,9 +298,18 @@ def main(argv=None) -> int:
         else:
             factory = load_object(args.world, "--world")
             teacher = load_object(args.teacher, "--teacher") if args.teacher else None
+            if args.rl in ("improve", "rollouts") and not copyable(factory):
+                if "--rl" in argv:
+                    raise ValueError(f"--rl {args.rl} copies worlds by pickling their "
+                                     "attributes, and this world's do not pickle")
+                print("evoharness.train: the world's attributes do not pickle, so its "
+                      "environments cannot be copied: stage 2 is GRPO (--rl grpo), not improve",
+                      file=sys.stderr)
+                args.rl = "grpo"
+                args.rl_iters = 10 if "--rl-iters" not in argv else args.rl_iters
             source = WorldSource(factory, world_settings(factory, args.horizon), teacher,
                                  layout_version=args.layout_version,
-                                 copyable=args.rl == "rollouts")
+                                 copyable=args.rl in ("rollouts", "improve"))
         if args.eval_seeds:
             from ..evaluate import parse_seeds
 
@@ -329,6 +359,7 @@ def train(args, source, log, net, pool, rng) -> int:
     from .export import export_onnx, load_weights
     from .grpo import grpo
     from .imitation import Buffer, dagger, dagger_lr, fit
+    from .improve import improve
     from .log import plot
     from .ppo import ppo
     from .rollouts import rollouts
@@ -398,7 +429,7 @@ def train(args, source, log, net, pool, rng) -> int:
     net.load_state_dict(start["state"])
     log(event="grpo_start", checkpoint=list(start["tag"]), success=start["success"],
         reward=round(start["reward"], 4))
-    stage2 = {"grpo": grpo, "ppo": ppo, "rollouts": rollouts}[args.rl]
+    stage2 = {"grpo": grpo, "ppo": ppo, "rollouts": rollouts, "improve": improve}[args.rl]
     best = stage2(net, source, args, log, deadline2, best, rng, pool=pool)
     t2 = time.time()
     chosen = choose(best)
@@ -482,6 +513,20 @@ def train(args, source, log, net, pool, rng) -> int:
                   "writes it there anyway)", file=sys.stderr)
             return 1
     return 0
+
+
+def copyable(factory) -> bool:
+    """Whether a world ``factory`` makes pickles once reset (what copying its environments
+    needs: :meth:`~evoharness.VecEnv.from_worlds` with ``copyable``)."""
+    import pickle
+
+    try:
+        world = factory()
+        world.reset(0)
+        pickle.dumps(vars(world))
+    except Exception:  # noqa: BLE001 - any failure means: not copyable
+        return False
+    return True
 
 
 def refuses(args, against: dict) -> bool:

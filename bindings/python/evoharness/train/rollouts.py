@@ -59,7 +59,7 @@ class Branches:
 
 
 def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.ndarray,
-                 harness: np.ndarray | None = None) -> tuple:
+                 harness: np.ndarray | None = None, extra=None) -> tuple:
     """The templates a branch point tries: the policy's greedy one first; then the likeliest
     legal template of each other kind (:func:`template_kinds`: another tool, or a harness verb
     instead of a world action and back), the likeliest kinds first; then the likeliest legal
@@ -74,7 +74,10 @@ def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.nda
     greedy policy then doing what it would have done), and a policy taught to prefer it there
     takes it again in the state it leaves unchanged, until the budget is spent. Loops still
     arise from what the policy generalises (``examples/train/README.md``); the update check of
-    :func:`rollouts` is what holds them off."""
+    :func:`rollouts` is what holds them off.
+
+    ``extra`` (a template or a sequence of them, e.g. the teacher's choice here; -1 for none)
+    is tried next when legal and not tried already."""
     legal = np.flatnonzero(mask > 0)
     if harness is not None and len(legal):
         greedy = legal[np.argmax(logits[legal])]
@@ -82,7 +85,11 @@ def alternatives(logits: np.ndarray, mask: np.ndarray, width: int, kinds: np.nda
             legal = np.concatenate([[greedy], legal[~harness[legal]]])
     order = legal[np.argsort(-logits[legal], kind="stable")]
     chosen = [int(order[0])] if len(order) else []
-    seen = {int(kinds[order[0]])} if len(order) else set()
+    for e in np.atleast_1d(extra if extra is not None else []):
+        e = int(e)
+        if chosen and len(chosen) < width and e >= 0 and mask[e] > 0 and e not in chosen:
+            chosen.append(e)
+    seen = {int(kinds[t]) for t in chosen}
     for t in order[1:]:
         if len(chosen) == width:
             break
@@ -137,32 +144,18 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None, po
     ``update`` (default :func:`rollout_update`, same arguments) replaces the update: a
     measurement that only wants the branch points (``scripts/branch-points.py``) passes one
     that keeps the ring and changes nothing."""
-    K = int(args.branches)
-    width = K + 1
-    G = int(args.groups)
+    by_teacher = getattr(args, "continuation", "policy") == "teacher" and \
+        getattr(source, "teacher", None) is not None
     kinds = list(getattr(source, "rl_kinds", source.kinds))
     lay = source.layout
-    kinds_of, harness_of = template_kinds(lay), harness_templates(lay)
+    width = int(args.branches) + 1
     ring = Branches(8 * args.rl_states * len(kinds), lay["obs_len"], lay["actions"], width)
     # States the policy visits (a group's first environment, walking): where the KL penalty
     # holds the policy, besides the branch points.
     anchors = Buffer(32 * args.rl_states * len(kinds), lay["obs_len"], lay["actions"])
     opt = torch.optim.Adam(net.parameters(), lr=args.rl_lr)
-    envs = [source.envs(kind, G * width, RL_SEED, group=width) for kind in kinds]
-    horizon = int(getattr(source, "horizon", 0) or 100)
-    E = int(args.rollout_episodes)
-    lengths = []  # of the episodes that ended, for how far a group walks before it branches
-    state = []
-    for env in envs:
-        state.append({
-            "wait": rng.integers(0, horizon, G),  # steps until the group branches (advancing)
-            "branching": np.zeros(G, bool),  # in a rollout
-            "ret": np.zeros(env.n), "ended": np.zeros(env.n, np.int64),
-            "age": np.zeros(env.n, np.int64),
-            "act": np.zeros((G, width), np.int64), "tried": np.zeros((G, width), bool),
-            "obs": np.zeros((G, env.obs_len), np.float32),
-            "mask": np.zeros((G, env.actions), np.float32),
-        })
+    brancher = Brancher(source, args, rng, cont=teacher_labels_of(source) if by_teacher else None)
+
     def check(policy):
         rows = []
         for kind in kinds:
@@ -176,57 +169,13 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None, po
             if time.time() > deadline:
                 break
             t_it = time.time()
-            fresh, flips, gains = 0, 0, []
-            while fresh < args.rl_states * len(kinds):
-                for env, st in zip(envs, state):
-                    starting = np.flatnonzero(~st["branching"] & (st["wait"] <= 0))
-                    for g in starting:
-                        for j in range(1, width):
-                            env.copy(g * width, g * width + j, observe=False)
-                    if len(starting):
-                        env.observe()
-                    obs, mask = env.obs, env.mask
-                    with torch.no_grad():
-                        logits = net(tensor(obs), tensor(mask))[0].numpy()
-                    a = logits.argmax(-1).astype(np.uint32)
-                    for g in starting:
-                        s = g * width
-                        act, tried = alternatives(logits[s], mask[s], width, kinds_of, harness_of)
-                        st["act"][g], st["tried"][g] = act, tried
-                        st["obs"][g], st["mask"][g] = obs[s], mask[s]
-                        a[s: s + width] = act
-                        st["ret"][s: s + width] = 0.0
-                        st["ended"][s: s + width] = 0
-                        st["branching"][g] = True
-                    walking = np.flatnonzero(~st["branching"]) * width
-                    keep = walking[rng.random(len(walking)) < 0.1]
-                    anchors.add(obs[keep], mask[keep], a[keep].astype(np.int64))
-                    reward, done = env.step(a)[2:]
-                    counting = np.repeat(st["branching"], width) & (st["ended"] < E)
-                    st["ret"][counting] += reward[counting]
-                    st["ended"][counting] += done[counting].astype(np.int64)
-                    st["wait"][~st["branching"]] -= 1
-                    st["age"] += 1
-                    ends = np.flatnonzero(done)
-                    lengths += [int(x) for x in st["age"][ends]]
-                    st["age"][ends] = 0
-                    del lengths[:-1000]
-                    for g in np.flatnonzero(st["branching"]):
-                        s = g * width
-                        if (st["ended"][s: s + width] >= E).all():
-                            r = st["ret"][s: s + width]
-                            ring.add(st["obs"][g], st["mask"][g], st["act"][g], r, st["tried"][g])
-                            t = st["tried"][g]
-                            gains.append(float(r[t].max() - r[0]))
-                            flips += int(r[t].max() > r[0] + 1e-6)
-                            fresh += 1
-                            st["branching"][g] = False
-                            walk = int(np.mean(lengths)) if lengths else horizon
-                            st["wait"][g] = rng.integers(0, max(1, walk))
+            fresh, flips, gains = brancher.collect(net, args.rl_states * len(kinds), ring, anchors)
             rollout_s = time.time() - t_it
             before = {k: t.clone() for k, t in net.state_dict().items()}
             opt_before = copy.deepcopy(opt.state_dict())
-            (update or rollout_update)(net, opt, ring, args, rng, anchors)
+            default = regress_update if getattr(args, "rollout_update", "push") == "regress" \
+                else rollout_update
+            (update or default)(net, opt, ring, args, rng, anchors)
             c = check(net)
             accepted = c["mean_reward"] >= accepted_check["mean_reward"] - CHECK_SLACK
             row = dict(stage=2, iteration=it, branch_points=ring.size,
@@ -248,9 +197,136 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None, po
                 scale_lr(opt, 0.5, args.rl_lr)
                 log(**row)
     finally:
-        for env in envs:
-            env.close()
+        brancher.close()
     return best
+
+
+def teacher_labels_of(source):
+    """A continuation (see :class:`Brancher`) that plays as the source's teacher: its label
+    in every environment, -1 where it has none."""
+    return lambda env, logits: source.labels(env)[0]
+
+
+class Brancher:
+    """The branch points of :func:`rollouts` and :func:`~evoharness.train.improve.improve`.
+
+    Each kind (the source's ``rl_kinds`` if it has them) runs ``args.groups`` groups of
+    ``args.branches + 1`` environments that share their seeds (``VecEnv(group=)``). A group
+    walks its first environment on, greedily, for a random number of steps (up to the mean
+    length of the episodes so far), then copies it into the others (``VecEnv.copy``: the same
+    agent, world, store and random state); each copy tries another template there
+    (:func:`alternatives`, with ``extra(env, logits)``'s templates per environment among them
+    when given: a template or a row of them per environment, -1 for none) and plays on to the end of ``args.rollout_episodes`` episodes:
+    greedily, or as ``cont(env, logits)`` says (a template per environment, -1: greedy).
+    A branch point is the state, the templates tried and each one's return. With ``explore``
+    > 0, a walking group takes a legal template at random at that share of its steps, and a
+    branch point's last slot is a legal template at random (one not tried otherwise): so
+    that what the policy would never do is tried too, and states after it measured."""
+
+    def __init__(self, source, args, rng, cont=None, extra=None, explore: float = 0.0):
+        self.source, self.rng, self.cont, self.extra = source, rng, cont, extra
+        self.explore = float(explore)
+        self.width = width = int(args.branches) + 1
+        self.G = G = int(args.groups)
+        self.E = int(args.rollout_episodes)
+        lay = source.layout
+        self.kinds_of, self.harness_of = template_kinds(lay), harness_templates(lay)
+        kinds = list(getattr(source, "rl_kinds", source.kinds))
+        self.envs = [source.envs(kind, G * width, RL_SEED, group=width) for kind in kinds]
+        self.horizon = horizon = int(getattr(source, "horizon", 0) or 100)
+        self.lengths = []  # of the episodes that ended, for how far a group walks
+        self.state = []
+        for env in self.envs:
+            self.state.append({
+                "wait": rng.integers(0, horizon, G),  # steps until the group branches
+                "branching": np.zeros(G, bool),  # in a rollout
+                "ret": np.zeros(env.n), "ended": np.zeros(env.n, np.int64),
+                "age": np.zeros(env.n, np.int64),
+                "act": np.zeros((G, width), np.int64), "tried": np.zeros((G, width), bool),
+                "obs": np.zeros((G, env.obs_len), np.float32),
+                "mask": np.zeros((G, env.actions), np.float32),
+            })
+
+    def collect(self, net, count: int, ring: Branches, anchors: Buffer | None = None):
+        """Steps until ``count`` new branch points are in ``ring`` (and a tenth of the walking
+        states, with the policy's choice, in ``anchors``); returns how many were added, at
+        how many another template earned more than the policy's own choice, and each one's
+        best gain over it."""
+        width, E, rng = self.width, self.E, self.rng
+        fresh, flips, gains = 0, 0, []
+        while fresh < count:
+            for env, st in zip(self.envs, self.state):
+                starting = np.flatnonzero(~st["branching"] & (st["wait"] <= 0))
+                for g in starting:
+                    for j in range(1, width):
+                        env.copy(g * width, g * width + j, observe=False)
+                if len(starting):
+                    env.observe()
+                obs, mask = env.obs, env.mask
+                with torch.no_grad():
+                    logits = net(tensor(obs), tensor(mask))[0].numpy()
+                a = logits.argmax(-1).astype(np.uint32)
+                going = np.repeat(st["branching"], width)  # copies past their first template
+                if self.cont is not None and going.any():
+                    labels = np.asarray(self.cont(env, logits))
+                    use = going & (labels >= 0)
+                    a[use] = labels[use].astype(np.uint32)
+                extra = self.extra(env, logits) if self.extra is not None and len(starting) \
+                    else None
+                for g in starting:
+                    s = g * width
+                    act, tried = alternatives(logits[s], mask[s], width, self.kinds_of,
+                                              self.harness_of,
+                                              None if extra is None else extra[s])
+                    if self.explore > 0 and tried.all():
+                        # The last slot: any legal template not tried yet, at random.
+                        rest = np.setdiff1d(np.flatnonzero(mask[s] > 0), act)
+                        if len(rest):
+                            act[-1] = rng.choice(rest)
+                    st["act"][g], st["tried"][g] = act, tried
+                    st["obs"][g], st["mask"][g] = obs[s], mask[s]
+                    a[s: s + width] = act
+                    st["ret"][s: s + width] = 0.0
+                    st["ended"][s: s + width] = 0
+                    st["branching"][g] = True
+                if self.explore > 0:
+                    # A walking group takes a legal template at random now and then, so that
+                    # branch points also come after what the policy would not do.
+                    for g in np.flatnonzero(~st["branching"]):
+                        if rng.random() < self.explore:
+                            s = g * width
+                            a[s] = rng.choice(np.flatnonzero(mask[s] > 0))
+                if anchors is not None:
+                    walking = np.flatnonzero(~st["branching"]) * width
+                    keep = walking[rng.random(len(walking)) < 0.1]
+                    anchors.add(obs[keep], mask[keep], a[keep].astype(np.int64))
+                reward, done = env.step(a)[2:]
+                counting = np.repeat(st["branching"], width) & (st["ended"] < E)
+                st["ret"][counting] += reward[counting]
+                st["ended"][counting] += done[counting].astype(np.int64)
+                st["wait"][~st["branching"]] -= 1
+                st["age"] += 1
+                ends = np.flatnonzero(done)
+                self.lengths += [int(x) for x in st["age"][ends]]
+                st["age"][ends] = 0
+                del self.lengths[:-1000]
+                for g in np.flatnonzero(st["branching"]):
+                    s = g * width
+                    if (st["ended"][s: s + width] >= E).all():
+                        r = st["ret"][s: s + width]
+                        ring.add(st["obs"][g], st["mask"][g], st["act"][g], r, st["tried"][g])
+                        t = st["tried"][g]
+                        gains.append(float(r[t].max() - r[0]))
+                        flips += int(r[t].max() > r[0] + 1e-6)
+                        fresh += 1
+                        st["branching"][g] = False
+                        walk = int(np.mean(self.lengths)) if self.lengths else self.horizon
+                        st["wait"][g] = rng.integers(0, max(1, walk))
+        return fresh, flips, gains
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
 
 
 def scale_lr(opt, factor: float, top: float) -> None:
@@ -302,4 +378,74 @@ def rollout_update(net, opt, ring: Branches, args, rng, anchors: Buffer | None =
     net.eval()
 
 
-__all__ = ["Branches", "CHECK_SLACK", "alternatives", "rollout_update", "rollouts", "scale_lr"]
+#: :func:`regress_update`: how much better than the policy's own choice, in units of the
+#: typical gain, another template must do on average before the policy prefers it.
+MARGIN = 0.5
+
+
+def regress_update(net, opt, ring: Branches, args, rng, anchors: Buffer | None = None) -> None:
+    """The update of ``--rollout-update regress``: the policy's logits made to say what each
+    tried template earned against the policy's own choice at its branch point.
+
+    For a tried template ``j`` with return ``R_j`` against the own choice's ``R_0``, the
+    difference of their logits is regressed (squared error) on ``(R_j - R_0) / u - MARGIN``,
+    ``u`` being the median of the nonzero differences seen; legal templates never tried are
+    held ``1`` below the best of those tried (a hinge). A squared error's minimum over states
+    the observation cannot tell apart is the *mean* difference: a skipped check that paid in
+    two draws of three and failed the episode in the third is learnt as the loss it is on
+    average, where the largest return of each draw (a label per state) would teach the
+    skip. Differences are not clipped, for the same reason: a clip changes that mean. Plus
+    ``args.kl`` times the KL divergence from the policy before the update on as many of
+    ``anchors`` (states the policy visited) drawn at random, so that states no branch point
+    resembles keep their behaviour. ``args.rl_epochs`` passes in minibatches of
+    ``args.rl_batch`` (or ``args.batch``); gradients clipped to norm 1."""
+    if ring.size == 0:
+        return
+    n = ring.size
+    T = ring.tried[:n]
+    d = np.where(T, ring.ret[:n] - ring.ret[:n, :1], 0.0)
+    d[np.abs(d) < 1e-6] = 0.0
+    nz = np.abs(d[T & (d != 0.0)])
+    unit = float(np.median(nz)) if nz.size else 1.0
+    target = tensor(d / unit - MARGIN)
+    tried = tensor(T.astype(np.float32))
+    tried[:, 0] = 0.0  # the own choice is the reference, not a regressed template
+    A = torch.as_tensor(ring.act[:n])
+    O, M = tensor(ring.obs[:n]), tensor(ring.mask[:n])
+    # Legal templates not tried at a branch point.
+    untried = M.clone()
+    untried.scatter_(1, A, 0.0)
+    n_anchor = anchors.size if anchors is not None else 0
+    if n_anchor:
+        AO, AM = tensor(anchors.obs[:n_anchor]), tensor(anchors.mask[:n_anchor])
+        with torch.no_grad():
+            old = torch.log_softmax(net(AO, AM)[0], -1)
+    mb = getattr(args, "rl_batch", None) or args.batch
+    net.train()
+    for _ in range(args.rl_epochs):
+        perm = rng.permutation(n)
+        for s in range(0, n, mb):
+            b = torch.as_tensor(perm[s: s + mb])
+            z = net(O[b], M[b])[0]
+            zt = z.gather(1, A[b])
+            w = tried[b]
+            diff = zt - zt[:, :1]
+            reg = (((diff - target[b]) ** 2) * w).sum() / w.sum().clamp(min=1.0)
+            best = torch.where(w > 0, zt, zt[:, :1].expand_as(zt)).max(1, keepdim=True).values
+            u = untried[b]
+            hinge = ((torch.relu(z.masked_fill(u == 0, -1e9) - best + 1.0) ** 2) * u).sum(1).mean()
+            loss = reg + hinge
+            if n_anchor and args.kl > 0:
+                k = torch.as_tensor(rng.integers(0, n_anchor, len(b)))
+                logp = torch.log_softmax(net(AO[k], AM[k])[0], -1)
+                kl = (old[k].exp() * (old[k] - logp)).masked_fill(AM[k] == 0, 0.0).sum(-1).mean()
+                loss = loss + args.kl * kl
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+    net.eval()
+
+
+__all__ = ["Branches", "CHECK_SLACK", "MARGIN", "alternatives", "regress_update", "rollout_update",
+           "rollouts", "scale_lr"]

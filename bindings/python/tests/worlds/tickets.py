@@ -57,3 +57,11 @@ def teacher(world, event):
     if "prio" in f:
         return ("call", "escalate" if f["prio"] == 2 else "answer", f["ticket"])
     return ("call", "next_ticket")
+
+
+def wasteful_teacher(world, event, tracked):
+    """:func:`teacher` with a habit: it keeps the queue's ``shift`` in Belief, though no
+    decision reads it (what ``--rl improve`` should learn to leave out)."""
+    if "shift" in event.fields and "shift" not in tracked:
+        return ("track", "shift")
+    return teacher(world, event)
