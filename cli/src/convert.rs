@@ -13,8 +13,9 @@ evoharness convert: an ONNX MLP policy to the native format
 Usage: evoharness convert POLICY.onnx -o POLICY.ehp [--json]
 
 Converts a structured policy (runtime/POLICY.md) made of Gemm, MatMul, Add, Sub, Mul, Relu,
-Tanh and Sigmoid into the native format (native/FORMAT.md): a versioned, checksummed file of
-dense products, elementwise operations and weights, with the policy's metadata, that the native
+Tanh and Sigmoid, or int8 products as ONNX Runtime's dynamic quantization writes them, into the
+native format (native/FORMAT.md): a versioned, checksummed file of dense products (f32 or int8),
+elementwise operations and weights, with the policy's metadata, that the native
 backend (`--backend native`) and the no_std evaluator (evoharness-native) run. The result is
 loaded and checked against the contract before it is written. A graph with another operator is
 refused with its name, a file that is not a valid policy with exit status 2.

@@ -834,7 +834,7 @@ fn policy_seeds() -> Vec<Seed> {
 }
 
 /// `native` inputs: a mode byte (odd: the target fixes the length and checksum) and a native
-/// policy file, converted from the runtime's small fixtures; a truncated one.
+/// policy file, converted from the runtime's small fixtures; a small int8 one; a truncated one.
 fn native_seeds() -> Vec<Seed> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/tests/fixtures");
     let ehp = |name: &str| {
@@ -842,10 +842,39 @@ fn native_seeds() -> Vec<Seed> {
         evoharness_runtime::native::convert(&onnx, name).expect("a convertible fixture")
     };
     let (mlp, recurrent) = (ehp("mlp.onnx"), ehp("recurrent.onnx"));
+    // A small int8 product (the fixtures are f32): obs (5) → int8 dense (5 → 3), ReLU.
+    let int8 = {
+        use evoharness_native::{Act, Buf, Interface, Op, Operand, Writer};
+        let mut w = Writer::new();
+        let q = w.constant_q8(&[12, -7, 127, -128, 3, 0, 45, 45, -45, 1, 2, 3, -100, 50, 25]);
+        let scales = w.constant(&[0.01, 0.02, 0.005]);
+        let bias = w.constant(&[0.1, -0.2, 0.0]);
+        w.op(Op::DenseQ8 {
+            src: Operand {
+                buf: Buf::Obs,
+                off: 0,
+                len: 5,
+            },
+            dst: 0,
+            n_in: 5,
+            n_out: 3,
+            w: q,
+            scales,
+            bias: Some(bias),
+            act: Act::Relu,
+        });
+        w.scratch = 3;
+        w.interface = Interface {
+            inputs: [5, 3, 0],
+            outputs: [(0, 3), (0, 0), (0, 0)],
+        };
+        w.finish().expect("a small file")
+    };
     let with = |mode: u8, bytes: &[u8]| [&[mode][..], bytes].concat();
     [
         ("mlp", with(0, &mlp)),
         ("recurrent-fixed", with(1, &recurrent)),
+        ("int8-fixed", with(1, &int8)),
         ("bad-truncated", with(0, &mlp[..mlp.len() / 3])),
     ]
     .into_iter()

@@ -150,9 +150,9 @@ impl<B: AsRef<[u8]>> Model<B> {
             return Ok(());
         }
         let scratch = &mut scratch[..need];
-        let weights = self.weights();
+        let (weights, q8) = (self.weights(), self.weights_q8());
         for op in self.ops() {
-            step(op, rows, &inputs, weights, scratch);
+            step(op, rows, &inputs, weights, q8, scratch);
         }
         let outputs: [&mut [f32]; 3] = [out.logits, out.value, out.state];
         for (k, o) in outputs.into_iter().enumerate() {
@@ -187,8 +187,29 @@ fn rows_of<'a>(
 }
 
 /// One operation over every row.
-fn step(op: Op, rows: usize, inputs: &Inputs<'_>, weights: &[f32], scratch: &mut [f32]) {
+fn step(op: Op, rows: usize, inputs: &Inputs<'_>, weights: &[f32], q8: &[i8], scratch: &mut [f32]) {
     match op {
+        Op::DenseQ8 {
+            src,
+            dst,
+            n_in,
+            n_out,
+            w,
+            scales,
+            bias,
+            act,
+        } => {
+            let (n_in, n_out) = (n_in as usize, n_out as usize);
+            let d = dst as usize * rows..(dst as usize + n_out) * rows;
+            let (rest, y) = split(scratch, d);
+            let (xs, stride) = rows_of(&src, rows, inputs, weights, &rest);
+            let w = &q8[w as usize..][..n_in * n_out];
+            let scales = &weights[scales as usize..][..n_out];
+            let bias = bias.map(|b| &weights[b as usize..][..n_out]);
+            for (r, yr) in y.chunks_exact_mut(n_out).enumerate() {
+                kernels::dense_q8(&xs[r * stride..][..n_in], w, scales, bias, yr, act);
+            }
+        }
         Op::Dense {
             src,
             dst,

@@ -204,6 +204,29 @@ pub enum Op {
         /// The activation applied after.
         act: Act,
     },
+    /// The int8 dense product: each row's input is quantized to u8 as ONNX's
+    /// `DynamicQuantizeLinear` does (scale and zero point from the row's range, zero included),
+    /// multiplied in integers by int8 weights (symmetric: zero point 0), and scaled back:
+    /// `dst[o] = act(Σ_k (q[k] − z) · W[k][o] · (s · scale[o]) + bias[o])`.
+    DenseQ8 {
+        /// The input, `n_in` floats.
+        src: Operand,
+        /// The output's offset in the scratch, `n_out` floats.
+        dst: u32,
+        /// Inputs.
+        n_in: u32,
+        /// Outputs.
+        n_out: u32,
+        /// The int8 weights' offset in bytes in the int8 section (`n_in × n_out`,
+        /// input-major).
+        w: u32,
+        /// The per-output weight scales' offset in the weights (`n_out` floats).
+        scales: u32,
+        /// The bias's offset in floats (`n_out` floats), if any.
+        bias: Option<u32>,
+        /// The activation applied after.
+        act: Act,
+    },
     /// `dst = act(src)`, elementwise.
     Unary {
         /// The input.
@@ -232,6 +255,7 @@ pub enum Op {
 pub(crate) const KIND_DENSE: u8 = 1;
 pub(crate) const KIND_UNARY: u8 = 2;
 pub(crate) const KIND_BINARY: u8 = 3;
+pub(crate) const KIND_DENSE_Q8: u8 = 4;
 
 /// The roles of the inputs and outputs, in header order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -251,6 +275,7 @@ struct Sections {
     ops: Range<usize>,
     op_count: u32,
     weights: Range<usize>,
+    q8: Range<usize>,
     scratch: u32,
 }
 
@@ -366,11 +391,25 @@ impl<B: AsRef<[u8]>> Model<B> {
         weights_of(&self.bytes()[self.s.weights.clone()])
     }
 
+    /// The int8 weights.
+    pub fn weights_q8(&self) -> &[i8] {
+        let b = &self.bytes()[self.s.q8.clone()];
+        // Every byte is an i8 of the same bits.
+        let (pre, q, _) = {
+            // SAFETY: u8 and i8 have the same size and alignment, and every bit pattern is a
+            // valid i8; the slice borrows `self`.
+            unsafe { b.align_to::<i8>() }
+        };
+        if pre.is_empty() { q } else { &[] }
+    }
+
     /// Multiply-adds a row costs in the dense operations (twice this: the FLOPs).
     pub fn macs_per_row(&self) -> u64 {
         self.ops()
             .map(|op| match op {
-                Op::Dense { n_in, n_out, .. } => u64::from(n_in) * u64::from(n_out),
+                Op::Dense { n_in, n_out, .. } | Op::DenseQ8 { n_in, n_out, .. } => {
+                    u64::from(n_in) * u64::from(n_out)
+                }
                 _ => 0,
             })
             .sum()
@@ -448,7 +487,7 @@ fn check(b: &[u8]) -> Result<(Sections, Interface), FormatError> {
     if CRC.checksum(&b[..body]) != stored {
         return Err(E::Checksum);
     }
-    if u16h(10)? != 0 || b[76..HEADER_LEN].iter().any(|&x| x != 0) {
+    if u16h(10)? != 0 || b[84..HEADER_LEN].iter().any(|&x| x != 0) {
         return Err(E::Reserved);
     }
     if b.as_ptr().align_offset(4) != 0 {
@@ -474,12 +513,15 @@ fn check(b: &[u8]) -> Result<(Sections, Interface), FormatError> {
     let ops = span(meta.end as u32, ops_len).ok_or(E::Sections)?;
     let w_bytes = w_count.checked_mul(4).ok_or(E::Sections)?;
     let weights = span(w_off, w_bytes).ok_or(E::Sections)?;
+    // The int8 section follows the weights directly.
+    let q8 = span(weights.end as u32, u32h(80)?).ok_or(E::Sections)?;
     if meta.end > body
         || ops.end > weights.start
         || weights.start % WEIGHT_ALIGN != 0
-        || weights.end > body
+        || u32h(76)? as usize != weights.end
+        || q8.end > body
         || b[ops.end..weights.start].iter().any(|&x| x != 0)
-        || b[weights.end..body].iter().any(|&x| x != 0)
+        || b[q8.end..body].iter().any(|&x| x != 0)
     {
         return Err(E::Sections);
     }
@@ -516,6 +558,7 @@ fn check(b: &[u8]) -> Result<(Sections, Interface), FormatError> {
             Buf::Weights => w_count as usize,
         }
     };
+    let q8_len = q8.len();
     let inside = |o: &Operand| -> Option<Range<usize>> {
         let r = span(o.off, o.len)?;
         (o.len > 0 && r.end <= len_of(o.buf)).then_some(r)
@@ -552,6 +595,34 @@ fn check(b: &[u8]) -> Result<(Sections, Interface), FormatError> {
                     inside(&Operand {
                         buf: Buf::Weights,
                         off: bias,
+                        len: n_out,
+                    })?;
+                }
+                let clash = src.buf == Buf::Scratch && overlap(&s, &d);
+                (src.len == n_in && !clash).then_some(())
+            })(),
+            Op::DenseQ8 {
+                src,
+                dst,
+                n_in,
+                n_out,
+                w,
+                scales,
+                bias,
+                act: _,
+            } => (|| {
+                let s = inside(&src)?;
+                let d = inside(&Operand {
+                    buf: Buf::Scratch,
+                    off: dst,
+                    len: n_out,
+                })?;
+                let wn = n_in.checked_mul(n_out)?;
+                (span(w, wn)?.end <= q8_len).then_some(())?;
+                for off in [Some(scales), bias].into_iter().flatten() {
+                    inside(&Operand {
+                        buf: Buf::Weights,
+                        off,
                         len: n_out,
                     })?;
                 }
@@ -597,6 +668,7 @@ fn check(b: &[u8]) -> Result<(Sections, Interface), FormatError> {
             ops,
             op_count,
             weights,
+            q8,
             scratch,
         },
         io,
@@ -626,6 +698,27 @@ fn decode_op(r: &[u8]) -> Result<Op, ()> {
                 n_in,
                 n_out,
                 w: f(4)?,
+                bias: (bias != NONE).then_some(bias),
+                act: Act::from_u8(sub).ok_or(())?,
+            })
+        }
+        KIND_DENSE_Q8 => {
+            if bb != 0 {
+                return Err(());
+            }
+            let (n_in, n_out) = (f(2)?, f(3)?);
+            let bias = f(6)?;
+            Ok(Op::DenseQ8 {
+                src: Operand {
+                    buf: buf(ba)?,
+                    off: f(0)?,
+                    len: n_in,
+                },
+                dst: f(1)?,
+                n_in,
+                n_out,
+                w: f(4)?,
+                scales: f(5)?,
                 bias: (bias != NONE).then_some(bias),
                 act: Act::from_u8(sub).ok_or(())?,
             })

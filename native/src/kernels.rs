@@ -178,6 +178,59 @@ fn tile<const R: usize, const N: usize>(
     }
 }
 
+/// The int8 product of one row (see [`Op::DenseQ8`](crate::Op::DenseQ8)): `x` quantized as
+/// ONNX's `DynamicQuantizeLinear` does, integer sums, then `acc · (s · scale) + bias`. Integer
+/// arithmetic and single float operations in a fixed order: the same bits on every target.
+pub(crate) fn dense_q8(
+    x: &[f32],
+    w: &[i8],
+    scales: &[f32],
+    bias: Option<&[f32]>,
+    y: &mut [f32],
+    act: Act,
+) {
+    let n_out = y.len();
+    // The range, zero included; u8 levels 0..=255.
+    let (mut lo, mut hi) = (0f32, 0f32);
+    for &v in x {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    let s = (hi - lo) / 255.0;
+    // An all-zero row has no range: every level is the zero point, 0.
+    let (s, z) = if s > 0.0 {
+        (s, libm::rintf(0.0 - lo / s).clamp(0.0, 255.0))
+    } else {
+        (1.0, 0.0)
+    };
+    // The sums, in the output's own memory (an i32 has an f32's size and alignment).
+    // SAFETY: every bit pattern is a valid i32; f32 and i32 have the same size and alignment,
+    // so the middle part is the whole slice; it borrows `y` for this function only.
+    let (pre, acc, _) = unsafe { y.align_to_mut::<i32>() };
+    if !pre.is_empty() {
+        return;
+    }
+    acc.fill(0);
+    for (k, &v) in x.iter().enumerate() {
+        let q = (libm::rintf(v / s) + z).clamp(0.0, 255.0);
+        let c = q as i32 - z as i32;
+        if c == 0 {
+            continue;
+        }
+        let wk = &w[k * n_out..][..n_out];
+        for (a, &wv) in acc.iter_mut().zip(wk) {
+            *a += c * i32::from(wv);
+        }
+    }
+    for (o, a) in acc.iter_mut().enumerate() {
+        let mut v = *a as f32 * (s * scales[o]);
+        if let Some(b) = bias {
+            v += b[o];
+        }
+        *a = apply(act, v).to_bits() as i32;
+    }
+}
+
 /// `act(v)`.
 #[inline(always)]
 pub(crate) fn apply(act: Act, v: f32) -> f32 {

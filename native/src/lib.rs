@@ -5,9 +5,10 @@
 //! convert POLICY.onnx -o POLICY.ehp`, or in memory by the runtime's native backend); this crate
 //! checks the file's bytes where they lie (flash, a host's buffer) and runs the program they hold
 //! on a batch of rows, with the caller's scratch. It runs dense products (from `Gemm` and
-//! `MatMul` with constant weights), elementwise `Add`, `Sub` and `Mul` (with constants or other
-//! values), and `Relu`, `Tanh` and `Sigmoid` in f32: what the shipped MLP policies use, their
-//! in-graph mask included.
+//! `MatMul` with constant weights) in f32, or with int8 weights and per-row dynamically
+//! quantized inputs (ONNX's `DynamicQuantizeLinear` → `MatMulInteger`, per-output weight
+//! scales), elementwise `Add`, `Sub` and `Mul` (with constants or other values), and `Relu`,
+//! `Tanh` and `Sigmoid`: what the shipped MLP policies use, their in-graph mask included.
 //!
 //! ```
 //! use evoharness_native::{Act, Buf, Inputs, Model, Op, Operand, Outputs, Writer, AlignedBytes};

@@ -310,7 +310,7 @@ fn typed_errors_name_the_problem() {
     assert_eq!(err(&AlignedBytes::new(&b)), FormatError::Checksum);
 
     let mut b = bytes.clone();
-    b[80] = 1;
+    b[86] = 1;
     assert_eq!(err(&fix(b)), FormatError::Reserved);
 
     // The first operation's kind byte.
@@ -352,4 +352,82 @@ fn typed_errors_name_the_problem() {
     for e in [FormatError::Checksum, FormatError::Misaligned] {
         assert!(!e.to_string().is_empty());
     }
+}
+
+/// The int8 product: a row quantized as `DynamicQuantizeLinear` does, integer sums, scaled
+/// back per output; rows independent.
+#[test]
+fn the_int8_product_quantizes_each_row_and_scales_each_output() {
+    let (n_in, n_out) = (5usize, 3usize);
+    let wq: Vec<i8> = vec![12, -7, 127, -128, 3, 0, 45, 45, -45, 1, 2, 3, -100, 50, 25];
+    let scales = [0.01f32, 0.02, 0.005];
+    let bias = [0.1f32, -0.2, 0.0];
+    let mut w = Writer::new();
+    let q = w.constant_q8(&wq);
+    let s_at = w.constant(&scales);
+    let b_at = w.constant(&bias);
+    w.op(Op::DenseQ8 {
+        src: Operand {
+            buf: Buf::Obs,
+            off: 0,
+            len: n_in as u32,
+        },
+        dst: 0,
+        n_in: n_in as u32,
+        n_out: n_out as u32,
+        w: q,
+        scales: s_at,
+        bias: Some(b_at),
+        act: Act::None,
+    });
+    w.scratch = n_out as u32;
+    w.interface = Interface {
+        inputs: [n_in as u32, 1, 0],
+        outputs: [(0, n_out as u32), (0, 0), (0, 0)],
+    };
+    let f = file(&w);
+    let m = Model::new(f.as_ref()).unwrap();
+    let obs = [
+        0.5f32, -1.25, 0.0, 2.0, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0, -0.7, 0.1, 0.2, 0.0, 0.9,
+    ];
+    let mut scratch = vec![0.0; 3 * n_out];
+    let mut logits = vec![0.0; 3 * n_out];
+    m.run(
+        3,
+        Inputs {
+            obs: &obs,
+            mask: &[1.0; 3],
+            state: &[],
+        },
+        &mut scratch,
+        Outputs {
+            logits: &mut logits,
+            value: &mut [],
+            state: &mut [],
+        },
+    )
+    .unwrap();
+    for r in 0..3 {
+        let x = &obs[r * n_in..][..n_in];
+        let lo = x.iter().fold(0f32, |a, &v| a.min(v));
+        let hi = x.iter().fold(0f32, |a, &v| a.max(v));
+        let (s, z) = if hi > lo {
+            let s = (hi - lo) / 255.0;
+            (s, (-lo / s).round_ties_even().clamp(0.0, 255.0))
+        } else {
+            (1.0, 0.0)
+        };
+        for o in 0..n_out {
+            let acc: i32 = (0..n_in)
+                .map(|k| {
+                    let q = ((x[k] / s).round_ties_even() + z).clamp(0.0, 255.0) as i32;
+                    (q - z as i32) * i32::from(wq[k * n_out + o])
+                })
+                .sum();
+            let want = acc as f32 * (s * scales[o]) + bias[o];
+            assert_eq!(logits[r * n_out + o], want, "row {r} output {o}");
+        }
+    }
+    // The all-zero row gives the bias alone.
+    assert_eq!(&logits[n_out..2 * n_out], &bias);
 }

@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::format::{
-    CRC, HEADER_LEN, Interface, KIND_BINARY, KIND_DENSE, KIND_UNARY, MAGIC, NONE, OP_LEN, Op,
-    TRAILER_LEN, VERSION, WEIGHT_ALIGN,
+    CRC, HEADER_LEN, Interface, KIND_BINARY, KIND_DENSE, KIND_DENSE_Q8, KIND_UNARY, MAGIC, NONE,
+    OP_LEN, Op, TRAILER_LEN, VERSION, WEIGHT_ALIGN,
 };
 
 /// A file under construction; see the [module docs](self).
@@ -16,6 +16,7 @@ pub struct Writer {
     meta: Vec<(String, String)>,
     ops: Vec<Op>,
     weights: Vec<f32>,
+    q8: Vec<i8>,
     /// Scratch floats per row.
     pub scratch: u32,
     /// The inputs and outputs.
@@ -61,6 +62,13 @@ impl Writer {
         at
     }
 
+    /// Appends int8 weights to the int8 section; returns their offset in bytes.
+    pub fn constant_q8(&mut self, data: &[i8]) -> u32 {
+        let at = self.q8.len() as u32;
+        self.q8.extend_from_slice(data);
+        at
+    }
+
     /// Appends an operation.
     pub fn op(&mut self, op: Op) {
         self.ops.push(op);
@@ -88,7 +96,8 @@ impl Writer {
         }
         let ops_end = HEADER_LEN + meta.len() + self.ops.len() * OP_LEN;
         let w_off = ops_end.div_ceil(WEIGHT_ALIGN) * WEIGHT_ALIGN;
-        let total = w_off + 4 * self.weights.len() + TRAILER_LEN;
+        let q8_off = w_off + 4 * self.weights.len();
+        let total = q8_off + self.q8.len() + TRAILER_LEN;
         let u32_of = |n: usize| u32::try_from(n).map_err(|_| WriteError::TooLarge);
         let mut b = Vec::with_capacity(total);
         b.extend_from_slice(&MAGIC);
@@ -112,6 +121,8 @@ impl Writer {
             b.extend_from_slice(&off.to_le_bytes());
             b.extend_from_slice(&len.to_le_bytes());
         }
+        b.extend_from_slice(&u32_of(q8_off)?.to_le_bytes());
+        b.extend_from_slice(&u32_of(self.q8.len())?.to_le_bytes());
         b.resize(HEADER_LEN, 0);
         b.extend_from_slice(&meta);
         for op in &self.ops {
@@ -121,6 +132,7 @@ impl Writer {
         for w in &self.weights {
             b.extend_from_slice(&w.to_le_bytes());
         }
+        b.extend(self.q8.iter().map(|&q| q as u8));
         let crc = CRC.checksum(&b);
         b.extend_from_slice(&crc.to_le_bytes());
         debug_assert_eq!(b.len(), total);
@@ -142,6 +154,19 @@ pub(crate) fn encode_op(op: &Op) -> [u8; OP_LEN] {
         } => (
             [KIND_DENSE, act as u8, src.buf as u8, 0],
             [src.off, dst, n_in, n_out, w, bias.unwrap_or(NONE), 0],
+        ),
+        Op::DenseQ8 {
+            src,
+            dst,
+            n_in,
+            n_out,
+            w,
+            scales,
+            bias,
+            act,
+        } => (
+            [KIND_DENSE_Q8, act as u8, src.buf as u8, 0],
+            [src.off, dst, n_in, n_out, w, scales, bias.unwrap_or(NONE)],
         ),
         Op::Unary { src, dst, act } => (
             [KIND_UNARY, act as u8, src.buf as u8, 0],

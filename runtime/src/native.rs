@@ -4,8 +4,9 @@
 //! [`convert`] turns an ONNX policy file into the native format (`native/FORMAT.md`): it walks
 //! the graph in order, folds constants, turns `Gemm` and `MatMul` with constant weights into
 //! dense products (with the activation or bias `Add` that follows, when nothing else reads the
-//! product), the elementwise `Add`, `Sub`, `Mul`, `Relu`, `Tanh` and `Sigmoid` into the
-//! format's operations, and places intermediate values in a scratch it reuses. A graph with any
+//! product), ONNX Runtime's dynamic quantization (`DynamicQuantizeLinear` → `MatMulInteger`
+//! with int8 weights → `Cast` → `Mul` by the scales) into int8 dense products, the elementwise
+//! `Add`, `Sub`, `Mul`, `Relu`, `Tanh` and `Sigmoid` into the format's operations, and places intermediate values in a scratch it reuses. A graph with any
 //! other operator is refused with an error that names it. The ONNX file's `evoharness.*`
 //! metadata is carried over, so the contract checks are the same for both files.
 //!
@@ -183,7 +184,19 @@ pub fn convert(onnx: &[u8], name: &str) -> Result<Vec<u8>> {
 
 /// The ONNX operators a conversion handles.
 const OPS: &[&str] = &[
-    "Gemm", "MatMul", "Add", "Sub", "Mul", "Relu", "Tanh", "Sigmoid", "Constant", "Identity",
+    "Gemm",
+    "MatMul",
+    "Add",
+    "Sub",
+    "Mul",
+    "Relu",
+    "Tanh",
+    "Sigmoid",
+    "Constant",
+    "Identity",
+    "DynamicQuantizeLinear",
+    "MatMulInteger",
+    "Cast",
 ];
 
 /// A graph output's read count: never released.
@@ -193,10 +206,43 @@ const PINNED: usize = 1 << 40;
 #[derive(Clone, Debug)]
 enum Val {
     /// A constant, folded at conversion.
-    Const { dims: Vec<usize>, data: Vec<f32> },
+    Const {
+        dims: Vec<usize>,
+        data: Vec<f32>,
+    },
     /// A per-row vector; `dense` is the operation that wrote it, while it is a dense product
     /// without activation that may still take one.
-    Row { at: Operand, dense: Option<usize> },
+    Row {
+        at: Operand,
+        dense: Option<usize>,
+    },
+    /// Int8 weights (an initializer of ONNX type INT8).
+    ConstI8 {
+        dims: Vec<usize>,
+        data: Vec<i8>,
+    },
+    /// The outputs of `DynamicQuantizeLinear` over the row value at `src`: the quantized row,
+    /// its scale, its zero point. They live on only inside the int8 product they feed.
+    QRow {
+        src: Operand,
+    },
+    QScale {
+        src: Operand,
+    },
+    QZero {
+        src: Operand,
+    },
+    /// `MatMulInteger` of a quantized row by int8 weights (`K × N`), before its scale.
+    QAcc {
+        src: Operand,
+        w: Vec<i8>,
+        n_out: usize,
+    },
+    /// A quantized row's scale times the weights' scales (one, or one per output).
+    QScaleTimes {
+        src: Operand,
+        c: Vec<f32>,
+    },
 }
 
 struct Converter<'n> {
@@ -248,10 +294,25 @@ impl Converter<'_> {
                 .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f32)
                 .collect(),
             11 => t.double_data.iter().map(|&d| d as f32).collect(),
+            3 => {
+                let data: Vec<i8> = if t.raw_data.is_empty() {
+                    t.int32_data.iter().map(|&v| v as i8).collect()
+                } else {
+                    t.raw_data.iter().map(|&b| b as i8).collect()
+                };
+                if data.len() != n {
+                    return Err(self.bad(format!(
+                        "tensor `{}` holds {} values for its shape {dims:?}",
+                        t.name,
+                        data.len()
+                    )));
+                }
+                return Ok(Val::ConstI8 { dims, data });
+            }
             ty => {
                 return Err(self.bad(format!(
                     "tensor `{}` is of ONNX type {ty}; the native backend runs float32 \
-                     (int8 policies are not supported yet)",
+                     and int8 weights",
                     t.name
                 )));
             }
@@ -369,6 +430,79 @@ impl Converter<'_> {
                 }
             }
             "Gemm" | "MatMul" => self.dense(n, &out)?,
+            "DynamicQuantizeLinear" => {
+                let Val::Row { at, .. } = self.get(n, 0)? else {
+                    return Err(self.int8(n, "quantizes a constant"));
+                };
+                let [q, scale, zero] = &n.output[..] else {
+                    return Err(self.int8(n, "does not have its three outputs"));
+                };
+                // The row stays until every int8 product reading it is written: its read by
+                // this node becomes one per reader of the quantized row.
+                if at.buf == Buf::Scratch {
+                    let readers = self.uses.get(q).copied().unwrap_or(0);
+                    let r = self.slot_refs.entry(at.off).or_default();
+                    *r = (*r + readers).saturating_sub(1);
+                    if *r == 0 {
+                        self.release(at);
+                    }
+                }
+                self.vals.insert(q.clone(), Val::QRow { src: at });
+                self.vals.insert(scale.clone(), Val::QScale { src: at });
+                self.vals.insert(zero.clone(), Val::QZero { src: at });
+            }
+            "MatMulInteger" => {
+                let (Val::QRow { src }, Val::ConstI8 { dims, data }) =
+                    (self.get(n, 0)?, self.get(n, 1)?)
+                else {
+                    return Err(self.int8(
+                        n,
+                        "multiplies something else than a quantized row by int8 weights",
+                    ));
+                };
+                match n
+                    .input
+                    .get(2)
+                    .filter(|s| !s.is_empty())
+                    .map(|_| self.get(n, 2))
+                {
+                    Some(Ok(Val::QZero { src: z })) if z == src => {}
+                    _ => return Err(self.int8(n, "lacks its row's zero point")),
+                }
+                let zero_w = match n.input.get(3).filter(|s| !s.is_empty()) {
+                    None => true,
+                    Some(_) => match self.get(n, 3)? {
+                        Val::ConstI8 { data, .. } => data.iter().all(|&z| z == 0),
+                        _ => false,
+                    },
+                };
+                if !zero_w {
+                    return Err(self.int8(n, "has int8 weights with a zero point other than 0"));
+                }
+                let [k, n_out] = dims[..] else {
+                    return Err(self.int8(n, "has weights that are not 2-D"));
+                };
+                if k != src.len as usize {
+                    return Err(self.int8(n, "has weights for another input width"));
+                }
+                self.vals.insert(
+                    out,
+                    Val::QAcc {
+                        src,
+                        w: data,
+                        n_out,
+                    },
+                );
+            }
+            "Cast" => {
+                let to = attr("to").map_or(0, |a| a.i);
+                match self.get(n, 0)? {
+                    acc @ Val::QAcc { .. } if to == 1 => {
+                        self.vals.insert(out, acc);
+                    }
+                    _ => return Err(self.int8(n, "casts something other than int8 sums to float")),
+                }
+            }
             "Relu" | "Tanh" | "Sigmoid" => {
                 let act = match n.op_type.as_str() {
                     "Relu" => Act::Relu,
@@ -383,7 +517,9 @@ impl Converter<'_> {
                     Val::Row { at, dense } => {
                         let x = &n.input[0];
                         if let (Some(k), true) = (dense, self.only_use(x)) {
-                            if let Op::Dense { act: a, .. } = &mut self.w.ops_mut()[k] {
+                            if let Op::Dense { act: a, .. } | Op::DenseQ8 { act: a, .. } =
+                                &mut self.w.ops_mut()[k]
+                            {
                                 *a = act;
                             }
                             // The product's place becomes the activation's.
@@ -396,6 +532,7 @@ impl Converter<'_> {
                             self.bind(&out, scratch(dst, at.len), None);
                         }
                     }
+                    _ => return Err(self.int8(n, "applies to an int8 value")),
                 }
             }
             "Add" | "Sub" | "Mul" => self.binary(n, &out)?,
@@ -528,6 +665,39 @@ impl Converter<'_> {
             ))
         };
         match (a, b) {
+            (Val::QScale { src }, Val::Const { data, .. })
+            | (Val::Const { data, .. }, Val::QScale { src })
+                if op == BinOp::Mul =>
+            {
+                self.vals
+                    .insert(out.to_string(), Val::QScaleTimes { src, c: data });
+            }
+            (Val::QAcc { src, w, n_out }, Val::QScaleTimes { src: s2, c })
+            | (Val::QScaleTimes { src: s2, c }, Val::QAcc { src, w, n_out })
+                if op == BinOp::Mul && src == s2 =>
+            {
+                self.dense_q8(n, out, src, &w, n_out, &c)?;
+            }
+            (
+                Val::QRow { .. }
+                | Val::QScale { .. }
+                | Val::QZero { .. }
+                | Val::QAcc { .. }
+                | Val::QScaleTimes { .. }
+                | Val::ConstI8 { .. },
+                _,
+            )
+            | (
+                _,
+                Val::QRow { .. }
+                | Val::QScale { .. }
+                | Val::QZero { .. }
+                | Val::QAcc { .. }
+                | Val::QScaleTimes { .. }
+                | Val::ConstI8 { .. },
+            ) => {
+                return Err(self.int8(n, "combines int8 values other than as a quantized product"));
+            }
             (Val::Const { dims: da, data: xa }, Val::Const { dims: db, data: xb }) => {
                 let (dims, data) = match (xa.len(), xb.len()) {
                     (p, q) if p == q => (da, xa.iter().zip(&xb).map(|(&x, &z)| f(x, z)).collect()),
@@ -561,10 +731,63 @@ impl Converter<'_> {
         Ok(())
     }
 
+    /// A node of an int8 graph outside the one pattern the native backend runs.
+    fn int8(&self, n: &proto::Node, what: &str) -> Error {
+        self.bad(format!(
+            "{} node `{}` {what}: the native backend runs int8 products of the form \
+             DynamicQuantizeLinear → MatMulInteger (int8 weights, zero point 0) → Cast → Mul by \
+             the two scales",
+            n.op_type, n.name
+        ))
+    }
+
+    /// The int8 product of the quantized row at `src` by `w` (`src.len × n_out`), scaled by
+    /// `c` (the row's scale times one weight scale, or one per output).
+    fn dense_q8(
+        &mut self,
+        n: &proto::Node,
+        out: &str,
+        src: Operand,
+        w: &[i8],
+        n_out: usize,
+        c: &[f32],
+    ) -> Result<()> {
+        let scales: Vec<f32> = match c.len() {
+            1 => vec![c[0]; n_out],
+            l if l == n_out => c.to_vec(),
+            _ => return Err(self.int8(n, "has weight scales of another width")),
+        };
+        let n_out = u32::try_from(n_out).map_err(|_| self.bad("a product too large".into()))?;
+        let w_at = self.w.constant_q8(w);
+        let s_at = self.w.constant(&scales);
+        let dst = self.alloc(n_out)?;
+        let k = self.w_op_count();
+        self.w.op(Op::DenseQ8 {
+            src,
+            dst,
+            n_in: src.len,
+            n_out,
+            w: w_at,
+            scales: s_at,
+            bias: None,
+            act: Act::None,
+        });
+        // The quantized row's read by this product.
+        if src.buf == Buf::Scratch {
+            let r = self.slot_refs.entry(src.off).or_default();
+            *r = r.saturating_sub(1);
+            if *r == 0 {
+                self.release(src);
+            }
+        }
+        self.bind(out, scratch(dst, n_out), Some(k));
+        Ok(())
+    }
+
     /// Adds `b` to the bias of dense operation `k`.
     fn fold_bias(&mut self, k: usize, b: &[f32]) {
         let bias = match self.w.ops_mut()[k] {
-            Op::Dense { bias, .. } => bias,
+            Op::Dense { bias, .. } | Op::DenseQ8 { bias, .. } => bias,
             _ => return,
         };
         match bias {
@@ -575,7 +798,8 @@ impl Converter<'_> {
             }
             None => {
                 let at = self.w.constant(b);
-                if let Op::Dense { bias, .. } = &mut self.w.ops_mut()[k] {
+                if let Op::Dense { bias, .. } | Op::DenseQ8 { bias, .. } = &mut self.w.ops_mut()[k]
+                {
                     *bias = Some(at);
                 }
             }
@@ -586,7 +810,7 @@ impl Converter<'_> {
     fn emit(&mut self, n: &proto::Node, out: &str, op: BinOp, a: Val, b: Val) -> Result<()> {
         let rows = |v: &Val| match v {
             Val::Row { at, .. } => Some(at.len),
-            Val::Const { .. } => None,
+            _ => None,
         };
         let len = match (rows(&a), rows(&b)) {
             (Some(p), Some(q)) if p == q => p,
@@ -618,6 +842,7 @@ impl Converter<'_> {
                     n.name,
                     data.len()
                 ))),
+                _ => Err(self.int8(n, "combines an int8 value")),
             }
         };
         let (a, b) = (operand(a)?, operand(b)?);
@@ -875,6 +1100,8 @@ mod proto {
         pub(super) data_type: i32,
         #[prost(float, repeated, tag = "4")]
         pub(super) float_data: Vec<f32>,
+        #[prost(int32, repeated, tag = "5")]
+        pub(super) int32_data: Vec<i32>,
         #[prost(string, tag = "8")]
         pub(super) name: String,
         #[prost(bytes = "vec", tag = "9")]
