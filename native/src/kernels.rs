@@ -189,7 +189,6 @@ pub(crate) fn dense_q8(
     y: &mut [f32],
     act: Act,
 ) {
-    let n_out = y.len();
     // The range, zero included; u8 levels 0..=255.
     let (mut lo, mut hi) = (0f32, 0f32);
     for &v in x {
@@ -199,7 +198,7 @@ pub(crate) fn dense_q8(
     let s = (hi - lo) / 255.0;
     // An all-zero row has no range: every level is the zero point, 0.
     let (s, z) = if s > 0.0 {
-        (s, libm::rintf(0.0 - lo / s).clamp(0.0, 255.0))
+        (s, rint(0.0 - lo / s).clamp(0.0, 255.0))
     } else {
         (1.0, 0.0)
     };
@@ -211,16 +210,18 @@ pub(crate) fn dense_q8(
         return;
     }
     acc.fill(0);
-    for (k, &v) in x.iter().enumerate() {
-        let q = (libm::rintf(v / s) + z).clamp(0.0, 255.0);
-        let c = q as i32 - z as i32;
-        if c == 0 {
-            continue;
+    match level() {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => {
+            // SAFETY: the CPU has AVX-512F, AVX-512BW and AVX2 (`level`).
+            unsafe { q8_sums_avx512(x, w, s, z, acc) }
         }
-        let wk = &w[k * n_out..][..n_out];
-        for (a, &wv) in acc.iter_mut().zip(wk) {
-            *a += c * i32::from(wv);
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => {
+            // SAFETY: the CPU has AVX2 (`level`).
+            unsafe { q8_sums_avx2(x, w, s, z, acc) }
         }
+        _ => q8_sums(x, w, s, z, acc),
     }
     for (o, a) in acc.iter_mut().enumerate() {
         let mut v = *a as f32 * (s * scales[o]);
@@ -229,6 +230,48 @@ pub(crate) fn dense_q8(
         }
         *a = apply(act, v).to_bits() as i32;
     }
+}
+
+/// The integer sums of the int8 product: `acc[o] += (q_k − z) · W[k][o]`. A centred level is
+/// within ±255 and a weight within −128..=127, so each product fits an i16 (at most 32,640):
+/// 16-bit multiplies, then 32-bit sums.
+#[inline(always)]
+fn q8_sums(x: &[f32], w: &[i8], s: f32, z: f32, acc: &mut [i32]) {
+    let n_out = acc.len();
+    for (k, &v) in x.iter().enumerate() {
+        let q = (rint(v / s) + z).clamp(0.0, 255.0);
+        let c = q as i16 - z as i16;
+        if c == 0 {
+            continue;
+        }
+        let wk = &w[k * n_out..][..n_out];
+        for (a, &wv) in acc.iter_mut().zip(wk) {
+            *a += i32::from(c.wrapping_mul(i16::from(wv)));
+        }
+    }
+}
+
+/// [`q8_sums`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn q8_sums_avx2(x: &[f32], w: &[i8], s: f32, z: f32, acc: &mut [i32]) {
+    q8_sums(x, w, s, z, acc);
+}
+
+/// [`q8_sums`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+fn q8_sums_avx512(x: &[f32], w: &[i8], s: f32, z: f32, acc: &mut [i32]) {
+    q8_sums(x, w, s, z, acc);
+}
+
+/// `x` rounded to the nearest integer, ties to even, for `|x| < 2^22` (a quantized level is
+/// within ±255): adding and subtracting 1.5 · 2^23 leaves no fraction bits, and IEEE addition
+/// rounds ties to even. libm's `rintf` gives the same, in software, many times slower.
+#[inline(always)]
+fn rint(x: f32) -> f32 {
+    const M: f32 = 12_582_912.0;
+    (x + M) - M
 }
 
 /// `act(v)`.
@@ -259,7 +302,7 @@ enum Level {
     Base = 1,
     /// AVX2 with FMA.
     Avx2 = 2,
-    /// AVX-512 (foundation) besides.
+    /// AVX-512 (foundation and byte/word) besides.
     Avx512 = 3,
 }
 
@@ -288,7 +331,9 @@ fn level() -> Level {
             _ => {
                 let avx2 =
                     std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-                let l = match (avx2, std::is_x86_feature_detected!("avx512f")) {
+                let avx512 = std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw");
+                let l = match (avx2, avx512) {
                     (true, true) => Level::Avx512,
                     (true, false) => Level::Avx2,
                     _ => Level::Base,
@@ -303,7 +348,8 @@ fn level() -> Level {
         if cfg!(all(
             target_feature = "avx2",
             target_feature = "fma",
-            target_feature = "avx512f"
+            target_feature = "avx512f",
+            target_feature = "avx512bw"
         )) {
             Level::Avx512
         } else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
@@ -691,6 +737,17 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn rint_rounds_ties_to_even_as_libm_does() {
+        for i in -300_000..300_000 {
+            let x = i as f32 / 1000.0;
+            assert_eq!(rint(x), libm::rintf(x), "{x}");
+        }
+        for x in [0.5f32, 1.5, 2.5, -0.5, -1.5, 254.5, -254.5, 255.49, 1e-30] {
+            assert_eq!(rint(x), libm::rintf(x), "{x}");
         }
     }
 
