@@ -6,9 +6,14 @@
 //! dense products (with the activation or bias `Add` that follows, when nothing else reads the
 //! product), ONNX Runtime's dynamic quantization (`DynamicQuantizeLinear` → `MatMulInteger`
 //! with int8 weights → `Cast` → `Mul` by the scales) into int8 dense products, the elementwise
-//! `Add`, `Sub`, `Mul`, `Relu`, `Tanh` and `Sigmoid` into the format's operations, and places intermediate values in a scratch it reuses. A graph with any
-//! other operator is refused with an error that names it. The ONNX file's `evoharness.*`
-//! metadata is carried over, so the contract checks are the same for both files.
+//! `Add`, `Sub`, `Mul`, `Relu`, `Tanh` and `Sigmoid` into the format's operations, and places
+//! intermediate values in a scratch it reuses. A graph with any other operator is refused with
+//! an error that names it. The ONNX file's `evoharness.*` metadata is carried over, so the
+//! contract checks are the same for both files.
+//!
+//! An int8 product quantizes each row on its own, as a batch-1 file does (the shipped int8
+//! policy is one); ONNX's `DynamicQuantizeLinear` on a batch would share one scale among its
+//! rows.
 //!
 //! A policy loaded with [`Backend::Native`](crate::Backend::Native) from an ONNX file is
 //! converted in memory; a `.ehp` file ([`is_native`]) is loaded as it is. Every row of the
