@@ -3,9 +3,10 @@
 (``pip install "evoharness[train]"``); importing this package needs neither, its modules do.
 
 A run has two stages on a *source* (a world written in Python, or the task suite's
-simulations): imitation of a teacher (DAgger) or of recorded demonstrations, then cost-aware
-RL (GRPO, PPO or branching rollouts) from the library's reward; model selection on validation
-seeds, then export with the layout's metadata.
+simulations): imitation of a teacher (DAgger) or of recorded demonstrations, then stage 2
+from the library's reward: with a world and a teacher, improving on the teacher by measured
+per-decision gains (the default), else cost-aware RL (GRPO, PPO or branching rollouts); model
+selection on validation seeds, then export with the layout's metadata.
 
 Layout (one idea per module; the arrows of imports run up this table, never down):
 
@@ -21,7 +22,9 @@ Layout (one idea per module; the arrows of imports run up this table, never down
 ``imitation``       stage 1: DAgger, the sample buffer, the fit
 ``grpo``            stage 2 by GRPO, and the one GRPO ``update`` (the LM's too)
 ``ppo``             stage 2 by PPO: GAE, the critic's and policy's update
-``rollouts``        stage 2 by branching rollouts, kept only if check episodes hold
+``rollouts``        stage 2 by branching rollouts, kept only if check episodes hold; the
+                    ``Brancher`` that measures branch points for it and ``improve``
+``improve``         stage 2 by improving on the teacher: gains regressed, checked as a rule
 ``distributed``     the rollout units on Ray workers (``--ray``)
 ``cli``             the command line: flags, the run, its record (``__main__`` runs it)
 ==================  ===========================================================================

@@ -23,7 +23,12 @@ teachers: the shipped generalist policy is made this way (``examples/train``).
    ``--skip-label Q`` also learns that choice at a share Q of the teacher's harness states,
    leaving RL a probability of leaving them out to explore (a wasteful teacher's imitation
    otherwise gives it ~1e-5).
-2. Cost-aware RL, with no teacher: GRPO (``--rl grpo``, the default: groups of environments
+2. With ``--world`` and ``--teacher``, by default, improving on the teacher (``--rl improve``,
+   :mod:`evoharness.train.improve`): copies of an environment try other templates at a state
+   and play on as the teacher would; what each decision changes is regressed, the teacher's
+   labels are changed where another template is expected to earn more (checked as a rule
+   against the teacher every iteration), and the learner imitates that improved teacher.
+   Otherwise cost-aware RL, with no teacher: GRPO (``--rl grpo``: groups of environments
    share a seed; an episode's advantage is its return under the library's reward against its
    group's), PPO (``--rl ppo``: per-step credit from GAE against a critic, on the library's
    per-step reward, in ``--envs`` environments that sample ``--rl-steps`` steps per iteration;
@@ -195,15 +200,11 @@ def parser() -> argparse.ArgumentParser:
                          "of the current one)")
     ap.add_argument("--continuation", choices=("teacher", "policy", "improved"),
                     help="rollouts, improve: who plays a copy on after the template it tries: "
-                         "the teacher (default with --teacher: a template is valued by what it "
-                         "changes against the teacher's own play), the policy (greedy; "
-                         "rollouts), or improve's improved teacher from its second iteration "
-                         "on (policy iteration, with templates tried at random now and then)")
-    ap.add_argument("--rollout-update", choices=("regress", "push"), default="regress",
-                    help="rollouts: regress the logits on what each tried template earned "
-                         "against the policy's choice (default; the mean over states the "
-                         "observation cannot tell apart), or push (raise the log-probability "
-                         "of better templates, lower that of worse, clipped; the first method)")
+                         "the teacher (improve's default: a template is valued by what it "
+                         "changes against the teacher's own play), the policy (greedy; the "
+                         "rollouts' default), or improve's improved teacher from its second "
+                         "iteration on (policy iteration, with templates tried at random now "
+                         "and then)")
     ap.add_argument("--ray", metavar="ADDRESS",
                     help="run the rollouts (DAgger, GRPO, validation) on Ray workers: auto (a "
                          "cluster started with `ray start`), HOST:PORT, ray://HOST:PORT, or "
@@ -278,7 +279,9 @@ def main(argv=None) -> int:
         if args.unit_envs is not None and args.unit_envs < 0:
             raise ValueError(f"--unit-envs is {args.unit_envs}: a count of at least 0 (0: one unit)")
         if args.continuation is None:
-            args.continuation = "teacher" if args.teacher else "policy"
+            args.continuation = "teacher" if args.rl == "improve" else "policy"
+        if args.continuation == "improved" and args.rl != "improve":
+            raise ValueError("--continuation improved is for --rl improve")
         if args.workers < 1:
             raise ValueError(f"--workers is {args.workers}: at least 1")
         if args.scenario != "v1" and not args.suite:

@@ -1,33 +1,42 @@
-"""Stage 2 by improving on the teacher (``--rl improve``, the default with a teacher whose
-worlds copy): what each decision earns is measured, and the teacher's labels are changed where
+"""Stage 2 by improving on the teacher (``--rl improve``, the default with a world and a
+teacher): what each decision earns is measured, and the teacher's labels are changed where
 another template earns more on average.
 
 A branch point (:class:`~evoharness.train.rollouts.Brancher`) is a state the learner reached;
-copies of its environment try the learner's choice, the teacher's, and the likeliest templates
-of other kinds there, and then every copy plays on *as the teacher would* to the end of the
-episode, under the same draws. A template's gain is its return against the learner's choice:
-what that one decision changes when the teacher does the rest (the teacher's action-value
-``Q_T``). A network over templates (:class:`Gains`) is fitted to those gains by squared error,
-so that over states the observation cannot tell apart it learns their *mean*: a check skipped
-that paid in two draws of three and failed the episode in the third is learnt as the loss it
-is on average, where the best template of each draw would teach the skip.
+copies of its environment try the learner's choice, the teacher's, what the teacher does
+without its harness action (the source's ``skip_labels``) and the likeliest templates of other
+kinds there, and then every copy plays on *as the teacher would* to the end of the episode,
+under the same draws. A template's gain is its return against the learner's choice: what that
+one decision changes when the teacher does the rest (the teacher's action-value ``Q_T``).
+:data:`MEMBERS` networks over templates (:class:`Gains`) are fitted to those gains, in steps of
+the budget (:func:`unit_of`), by squared error, so that over states the observation cannot
+tell apart they learn the *mean*: a check skipped that paid in two draws of three and failed
+the episode in the third is learnt as the loss it is on average, where the best template of
+each draw would teach the skip. A loss beyond :data:`SETBACK` steps (a failed episode) is
+learnt as a chance, not regressed, so that it cannot drown the small gains.
 
 The **improved teacher** (:class:`Improved`) labels a state with the teacher's template, unless
-a tried kind of template is expected to earn more than it by a margin (half a typical gain);
-then with that one. Acting so at every state is the one-step policy improvement of the
-teacher: never worse than the teacher where the gains are right (the policy improvement
-theorem), and better wherever one decision of the teacher's is improvable on its own (a
-``track`` no later decision reads, a call that saves more than it costs). The learner imitates
-the improved teacher by DAgger on the states it visits itself, as in stage 1, with its
-cross-entropy: the policy stays an imitation of a rule, labelled everywhere it goes, never a
-network pushed at a few states (what made the rollouts' updates loop,
-``examples/train/README.md``). Each iteration measures new branch points from the current
-learner, refits the gains on all so far, and runs a DAgger round; every round is a checkpoint
-for model selection.
+a candidate is expected by every network to earn more than it by :data:`MARGIN` steps with a
+chance of a setback under :data:`RISK`: at a harness label its skip label, at a world action
+the other world actions. It never adds a harness action. Acting so at every state is the
+one-step policy improvement of the teacher: never worse than the teacher where the gains are
+right, and better wherever one decision of the teacher's is improvable on its own (a ``track``
+no later decision reads, a call that saves more than it costs). Where the gains are wrong it can
+be worse, so every iteration it plays check episodes, paired with the teacher, with and without
+its world-action changes, and only gains that keep it at least as good as the teacher are used.
+
+The learner imitates the improved teacher by DAgger on the states it visits itself, as in stage
+1, with its cross-entropy: the policy stays an imitation of a rule, labelled everywhere it goes,
+never a network pushed at a few states (what made the rollouts' updates loop,
+``examples/train/README.md``). Every state visited is kept with the teacher's labels and
+relabelled by the latest gains each iteration; every iteration is a checkpoint for model
+selection.
 
 What it cannot find: a change that pays only with another change later (keep a fact in Belief
 so that a later check can be skipped; note a lesson that a later decision reads), as the
-teacher plays on and reads neither."""
+teacher plays on and reads neither. ``--continuation improved`` (policy iteration: the copies
+play on as the improved teacher, and templates are tried at random now and then) is the
+attempt at those; on the bench it found nothing more (``examples/learning/README.md``)."""
 
 from __future__ import annotations
 
@@ -42,17 +51,15 @@ from torch import nn
 from .imitation import Buffer, fit
 from .layout import harness_templates, template_kinds
 from .net import greedy, tensor
-from .rollouts import Branches, Brancher, alternatives, teacher_labels_of
+from .rollouts import Branches, Brancher, alternatives
 from .seeds import CHECK_SEED, TRAIN_SEED, VALID_SEED
+from ..figures import paired_gain, summary
 from .selection import select
-from ..figures import paired_gain, summary, verdict
 from .sources import first_episodes, teacher_choice, valid_fields, validate
 
-#: How much more than the teacher's choice, in typical gains (the median nonzero gain
-#: measured), a template must be expected to earn before the improved teacher takes it.
+#: How much more than the teacher's choice, in steps of the budget (:func:`unit_of`), every
+#: :class:`Gains` network must expect a template to earn before the improved teacher takes it.
 MARGIN = 0.5
-
-
 #: With ``--continuation improved``: the share of walking steps that take a template at random
 #: (:class:`~evoharness.train.rollouts.Brancher`'s ``explore``).
 EXPLORE = 0.05
@@ -63,7 +70,7 @@ MEMBERS = 4
 DECAY_ITERS = 30
 #: Minibatches of the gains' fit per iteration.
 GAIN_STEPS = 400
-#: A difference below minus this many typical gains is a *setback* (an episode failed, a
+#: A difference below minus this many steps of the budget is a *setback* (an episode failed, a
 #: remedy lost): :class:`Gains` predicts its chance instead of regressing its size.
 SETBACK = 10.0
 #: The highest chance of a setback a template may have for the improved teacher to take it.
@@ -72,10 +79,10 @@ RISK = 0.02
 
 class Gains(nn.Module):
     """What each template earns against another at a state: an MLP from the observation to two
-    values per template: its gain in typical gains, clipped to ``[-SETBACK, SETBACK]`` (only
+    values per template: its gain in steps of the budget, clipped to ``[-SETBACK, SETBACK]`` (only
     differences between templates mean anything), and the logit of the chance that it is a
     setback (a loss beyond ``SETBACK``) against the learner's choice. Separate, a failed
-    episode (a hundred typical gains) cannot drown the regression of the small gains that
+    episode (a hundred steps or more) cannot drown the regression of the small gains that
     decide most states, and the chance of one is learnt as a chance."""
 
     def __init__(self, obs_len: int, actions: int, hidden: int):
@@ -262,7 +269,8 @@ def improve(net, source, args, log, deadline: float, best, rng, pool=None):
     label among them), the gains refitted on all branch points so far, and ``args.round_steps``
     steps of ``args.envs`` environments per kind, the learner acting (as a DAgger round),
     each state kept with the teacher's labels. Then the learner is fitted as stage 1 fits
-    (``args.epochs``, ``args.batch``, ``args.lr``) to every state kept so far, each labelled by
+    (twice ``args.epochs`` passes of ``args.batch``; the learning rate from ``args.lr`` down to
+    a tenth over :data:`DECAY_ITERS` iterations) to every state kept so far, each labelled by
     the improved teacher of the latest gains: as the gains improve, every state follows.
     Needs a teacher; runs in this process (``--ray`` or not)."""
     if getattr(source, "teacher", None) is None:
@@ -364,5 +372,5 @@ def improve(net, source, args, log, deadline: float, best, rng, pool=None):
     return best
 
 
-__all__ = ["DECAY_ITERS", "EXPLORE", "GAIN_STEPS", "Gains", "Improved", "MARGIN", "MEMBERS", "RISK", "SETBACK",
-           "Taught", "fit_gains", "improve", "unit_of", "visit"]
+__all__ = ["DECAY_ITERS", "EXPLORE", "GAIN_STEPS", "Gains", "Improved", "MARGIN", "MEMBERS",
+           "RISK", "SETBACK", "Taught", "fit_gains", "improve", "unit_of", "visit"]

@@ -141,6 +141,9 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None, po
     once every update breaks one check episode (``examples/train/README.md``: 1.14x fewer
     harness actions from the v2 static imitation).
 
+    With ``args.continuation`` ``"teacher"`` (and a teacher), the copies play on as the teacher
+    would instead of greedily.
+
     ``update`` (default :func:`rollout_update`, same arguments) replaces the update: a
     measurement that only wants the branch points (``scripts/branch-points.py``) passes one
     that keeps the ring and changes nothing."""
@@ -173,9 +176,7 @@ def rollouts(net, source, args, log, deadline: float, best, rng, update=None, po
             rollout_s = time.time() - t_it
             before = {k: t.clone() for k, t in net.state_dict().items()}
             opt_before = copy.deepcopy(opt.state_dict())
-            default = regress_update if getattr(args, "rollout_update", "push") == "regress" \
-                else rollout_update
-            (update or default)(net, opt, ring, args, rng, anchors)
+            (update or rollout_update)(net, opt, ring, args, rng, anchors)
             c = check(net)
             accepted = c["mean_reward"] >= accepted_check["mean_reward"] - CHECK_SLACK
             row = dict(stage=2, iteration=it, branch_points=ring.size,
@@ -378,74 +379,5 @@ def rollout_update(net, opt, ring: Branches, args, rng, anchors: Buffer | None =
     net.eval()
 
 
-#: :func:`regress_update`: how much better than the policy's own choice, in units of the
-#: typical gain, another template must do on average before the policy prefers it.
-MARGIN = 0.5
-
-
-def regress_update(net, opt, ring: Branches, args, rng, anchors: Buffer | None = None) -> None:
-    """The update of ``--rollout-update regress``: the policy's logits made to say what each
-    tried template earned against the policy's own choice at its branch point.
-
-    For a tried template ``j`` with return ``R_j`` against the own choice's ``R_0``, the
-    difference of their logits is regressed (squared error) on ``(R_j - R_0) / u - MARGIN``,
-    ``u`` being the median of the nonzero differences seen; legal templates never tried are
-    held ``1`` below the best of those tried (a hinge). A squared error's minimum over states
-    the observation cannot tell apart is the *mean* difference: a skipped check that paid in
-    two draws of three and failed the episode in the third is learnt as the loss it is on
-    average, where the largest return of each draw (a label per state) would teach the
-    skip. Differences are not clipped, for the same reason: a clip changes that mean. Plus
-    ``args.kl`` times the KL divergence from the policy before the update on as many of
-    ``anchors`` (states the policy visited) drawn at random, so that states no branch point
-    resembles keep their behaviour. ``args.rl_epochs`` passes in minibatches of
-    ``args.rl_batch`` (or ``args.batch``); gradients clipped to norm 1."""
-    if ring.size == 0:
-        return
-    n = ring.size
-    T = ring.tried[:n]
-    d = np.where(T, ring.ret[:n] - ring.ret[:n, :1], 0.0)
-    d[np.abs(d) < 1e-6] = 0.0
-    nz = np.abs(d[T & (d != 0.0)])
-    unit = float(np.median(nz)) if nz.size else 1.0
-    target = tensor(d / unit - MARGIN)
-    tried = tensor(T.astype(np.float32))
-    tried[:, 0] = 0.0  # the own choice is the reference, not a regressed template
-    A = torch.as_tensor(ring.act[:n])
-    O, M = tensor(ring.obs[:n]), tensor(ring.mask[:n])
-    # Legal templates not tried at a branch point.
-    untried = M.clone()
-    untried.scatter_(1, A, 0.0)
-    n_anchor = anchors.size if anchors is not None else 0
-    if n_anchor:
-        AO, AM = tensor(anchors.obs[:n_anchor]), tensor(anchors.mask[:n_anchor])
-        with torch.no_grad():
-            old = torch.log_softmax(net(AO, AM)[0], -1)
-    mb = getattr(args, "rl_batch", None) or args.batch
-    net.train()
-    for _ in range(args.rl_epochs):
-        perm = rng.permutation(n)
-        for s in range(0, n, mb):
-            b = torch.as_tensor(perm[s: s + mb])
-            z = net(O[b], M[b])[0]
-            zt = z.gather(1, A[b])
-            w = tried[b]
-            diff = zt - zt[:, :1]
-            reg = (((diff - target[b]) ** 2) * w).sum() / w.sum().clamp(min=1.0)
-            best = torch.where(w > 0, zt, zt[:, :1].expand_as(zt)).max(1, keepdim=True).values
-            u = untried[b]
-            hinge = ((torch.relu(z.masked_fill(u == 0, -1e9) - best + 1.0) ** 2) * u).sum(1).mean()
-            loss = reg + hinge
-            if n_anchor and args.kl > 0:
-                k = torch.as_tensor(rng.integers(0, n_anchor, len(b)))
-                logp = torch.log_softmax(net(AO[k], AM[k])[0], -1)
-                kl = (old[k].exp() * (old[k] - logp)).masked_fill(AM[k] == 0, 0.0).sum(-1).mean()
-                loss = loss + args.kl * kl
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-    net.eval()
-
-
-__all__ = ["Branches", "CHECK_SLACK", "MARGIN", "alternatives", "regress_update", "rollout_update",
-           "rollouts", "scale_lr"]
+__all__ = ["Branches", "Brancher", "CHECK_SLACK", "alternatives", "rollout_update", "rollouts",
+           "scale_lr", "teacher_labels_of"]
