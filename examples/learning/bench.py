@@ -4,6 +4,7 @@ best rule we could write by hand (kept out of training), on seeds no training us
 the same seeds.
 
     examples/learning/run.sh table [--seeds A..B] [--only NAME,...] [--readme] [--check] [--json]
+    examples/learning/run.sh table --policies DIR [--readme]   # + the policies DIR/NAME.onnx
 
 Python worlds run through :func:`evoharness.evaluate.evaluate` (``python -m evoharness.evaluate
 --agent HAND --against TEACHER``); the suite's tasks, which that command does not take, run on
@@ -13,6 +14,11 @@ organisations no training or validation uses, and are paired by the same functio
 its markers; ``--check`` exits 1 unless, on every world, the teacher succeeds in at least 95%
 of the episodes, the hand rule in at least 95%, and the hand rule's paired gain over the
 teacher has a 95% interval above zero.
+
+``--policies DIR`` also evaluates, on the Python worlds, the policy ``DIR/NAME.onnx`` that
+``python -m evoharness.train`` wrote for each (``run.sh train NAME --out DIR/NAME.onnx``),
+through the embedded agent on the same seeds, paired with the teacher, beside the hand rule's
+gain: the policy's table, with the training time from its record ``DIR/NAME.json``.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 README = HERE / "README.md"
 BEGIN, END = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
+POLICY_BEGIN, POLICY_END = "<!-- policy-table:begin -->", "<!-- policy-table:end -->"
 #: The suite's held-out organisations (training uses 0-63, validation 5000-5015), as
 #: `examples/train/train.py` evaluates on, and its horizon (`python -m evoharness.train --suite`'s
 #: default).
@@ -125,6 +132,50 @@ def run(name: str, seeds: range) -> dict:
             "seconds": round(time.time() - t0, 1)}
 
 
+def policy_row(name: str, seeds: range, policies: pathlib.Path) -> dict | None:
+    """The policy ``policies/NAME.onnx`` on a Python world of the bench, paired with the
+    teacher on ``seeds`` (None where there is no such file)."""
+    b = BENCH[name]
+    policy = policies / f"{name}.onnx"
+    if b["kind"] != "world" or not policy.is_file():
+        return None
+    path = ROOT / b["file"]
+    rules = path.with_name("teacher.py") if b["file"].endswith("/world.py") else path
+    r = evaluate(f"{path}:{b['class']}", f"policy:{policy}", seeds,
+                 against=f"teacher:{rules}:{b['teacher']}")
+    record = json.loads(policy.with_suffix(".json").read_text())
+    p = r["paired"]
+    return {"name": name, "policy": _keep(r), "gain": p["mean_reward_gain"], "gain_low": p["low"],
+            "gain_high": p["high"], "better": p["better"], "worse": p["worse"],
+            "same": p["same"], "train_s": record["stage1_s"] + record["stage2_s"],
+            "selected": record["selected"]["checkpoint"]}
+
+
+def policy_table(prows: list[dict], rows: list[dict], seeds: range) -> str:
+    hand = {r["name"]: r for r in rows}
+    out = [f"The plain `python -m evoharness.train --world W --teacher T` (`run.sh train NAME`), "
+           f"held-out seeds {seeds.start:,}..{seeds.stop:,} through the embedded agent: the "
+           "policy's figures and its reward gain over the teacher, paired, with its 95% "
+           "interval; the share is that gain over the hand rule's (the bar: two thirds); the "
+           "training time is both stages' wall clock.",
+           "",
+           "| world | policy: success | reward | harness | world | gain over the teacher [95% "
+           "interval] | better / worse / same | hand rule's gain | share | trained in | stage 2 |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for r in prows:
+        p, h = r["policy"], hand[r["name"]]
+        share = r["gain"] / h["gain"] if h["gain"] > 0 else float("nan")
+        kept = "imitation kept" if r["selected"][0] in ("dagger", "bc", "init") else \
+            f"{r['selected'][0]} {r['selected'][1]}"
+        out.append(
+            f"| {r['name']} | {100 * p['success_rate']:.1f}% | {p['mean_reward']:.4f} "
+            f"| {p['mean_harness_actions']:.2f} | {p['mean_world_actions']:.2f} "
+            f"| {r['gain']:+.4f} [{r['gain_low']:+.4f}, {r['gain_high']:+.4f}] "
+            f"| {r['better']} / {r['worse']} / {r['same']} | {h['gain']:+.4f} | {share:.2f} "
+            f"| {r['train_s'] / 60:.1f} min | {kept} |")
+    return "\n".join(out)
+
+
 def table(rows: list[dict], seeds: range) -> str:
     out = [f"Held-out seeds {seeds.start:,}..{seeds.stop:,} ({len(seeds)} episodes per agent and "
            f"world; the suite's on organisations {SUITE_ORGANISATIONS.start:,}–"
@@ -148,9 +199,9 @@ def table(rows: list[dict], seeds: range) -> str:
     return "\n".join(out)
 
 
-def write_readme(text: str) -> None:
+def write_readme(text: str, begin: str = BEGIN, end: str = END) -> None:
     doc = README.read_text()
-    a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+    a, b = doc.index(begin) + len(begin), doc.index(end)
     README.write_text(doc[:a] + "\n" + text + "\n" + doc[b:])
 
 
@@ -162,6 +213,8 @@ def main() -> int:
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--check", action="store_true", help="exit 1 when a world misses its bars")
     ap.add_argument("--json", action="store_true", help="one JSON object per world")
+    ap.add_argument("--policies", type=pathlib.Path,
+                    help="DIR: also the policies DIR/NAME.onnx trained on the Python worlds")
     args = ap.parse_args()
     seeds = parse_seeds(args.seeds)
     names = args.only.split(",") if args.only else list(BENCH)
@@ -177,13 +230,23 @@ def main() -> int:
         else:
             print(f"{n}: {rows[-1]['seconds']} s", file=sys.stderr, flush=True)
     text = table(rows, seeds)
-    if not args.json:
+    prows = [r for n in names if args.policies
+             for r in [policy_row(n, seeds, args.policies)] if r is not None]
+    ptext = policy_table(prows, rows, seeds) if prows else ""
+    if args.json:
+        for r in prows:
+            print(json.dumps(r), flush=True)
+    else:
         print(text)
+        if ptext:
+            print("\n" + ptext)
     print(f"the bench took {time.time() - t0:.0f} s", file=sys.stderr)
     if args.readme:
         if names != list(BENCH):
             ap.error("--readme writes the whole bench's table: leave out --only")
         write_readme(text)
+        if ptext:
+            write_readme(ptext, POLICY_BEGIN, POLICY_END)
     if args.check:
         misses = []
         for r in rows:

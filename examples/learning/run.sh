@@ -7,8 +7,11 @@
 #                                                  # held-out seeds, paired -> the table
 #   examples/learning/run.sh table --readme        # ... written into README.md
 #   examples/learning/run.sh train WORLD [ARGS]    # python -m evoharness.train on a bench world
-#                                                  # (catalog, incidents, rollout, consumer)
-#                                                  # from its teacher, -> target/learning/WORLD.onnx
+#                                                  # (catalog, incidents, rollout, consumer,
+#                                                  # invoices) from its teacher, no other flag,
+#                                                  # -> target/learning/WORLD.onnx
+#   examples/learning/run.sh table --policies target/learning [--readme]
+#                                                  # ... and those policies' table
 #   examples/learning/run.sh python ARGS           # any Python command with the package set up
 #
 # `table` passes ARGS on to bench.py (`--seeds A..B`, `--only NAME,...`, `--check`, `--json`);
@@ -45,10 +48,12 @@ case "$cmd" in
       incidents) spec=(incidents.py:Incidents runbook) ;;
       rollout) spec=(rollout.py:Rollout check_every_host) ;;
       consumer) spec=(consumer.py:Consumer never_commit) ;;
-      *) echo "$0 train: a bench world of this folder: catalog, incidents, rollout or consumer" >&2
+      invoices) spec=(../workflows/invoices/world.py:Invoices track_everything) ;;
+      *) echo "$0 train: a Python world of the bench: catalog, incidents, rollout, consumer or invoices" >&2
          exit 2 ;;
     esac
     file="$here/${spec[0]%%:*}"
+    [ "$world" = invoices ] && file="$here/../workflows/invoices/teacher.py"
     mkdir -p target/learning
     exec "$venv/bin/python" -m evoharness.train --world "$here/${spec[0]}" \
       --teacher "$file:${spec[1]}" --out "target/learning/$world.onnx" \

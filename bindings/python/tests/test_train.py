@@ -1032,3 +1032,27 @@ def test_the_improved_teacher_never_adds_a_harness_action():
             env.step(taught[:, 0].astype(np.uint32))
     finally:
         env.close()
+
+
+def test_the_learning_bench_tabulates_a_trained_policy(tmp_path):
+    """`examples/learning/run.sh table --policies DIR`: the policy DIR/NAME.onnx that the
+    trainer wrote for a bench world is evaluated beside the teacher, paired, with its record's
+    training time, and its row says which checkpoint was kept."""
+    import importlib.util
+
+    root = HERE.parents[2]
+    spec = importlib.util.spec_from_file_location("bench", root / "examples/learning/bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    world = root / "examples/learning/catalog.py"
+    assert train.main(["--world", f"{world}:Catalog", "--teacher", f"{world}:track_everything",
+                       "--out", str(tmp_path / "catalog.onnx"), "--smoke", "--quiet"]) == 0
+    seeds = range(1_000_000, 1_000_008)
+    assert bench.policy_row("rollout", seeds, tmp_path) is None  # no file for it
+    row = bench.policy_row("catalog", seeds, tmp_path)
+    assert row["better"] + row["worse"] + row["same"] == len(seeds)
+    record = json.loads((tmp_path / "catalog.json").read_text())
+    assert row["train_s"] == record["stage1_s"] + record["stage2_s"]
+    hand = bench.run("catalog", seeds)
+    text = bench.policy_table([row], [hand], seeds)
+    assert "| catalog |" in text and f"{hand['gain']:+.4f}" in text

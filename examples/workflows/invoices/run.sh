@@ -29,8 +29,12 @@ export PYTHONPATH="bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 cmd="${1:-}"; shift || true
 case "$cmd" in
   train)
+    # --rl grpo: the committed policy.onnx and its record were made with GRPO, the default stage
+    # 2 before improving on the teacher (--rl improve) became it; the lean teacher already keeps
+    # only the track that pays, so there is little to improve on.
     exec "$venv/bin/python" -m evoharness.train --world "$here/world.py:Invoices" \
-      --teacher "$here/teacher.py:lean" --out "$here/policy.onnx" --eval-seeds 1000000..1000500 "$@" ;;
+      --teacher "$here/teacher.py:lean" --out "$here/policy.onnx" --eval-seeds 1000000..1000500 \
+      --rl grpo "$@" ;;
   train-anneal)
     # The wasteful teacher's imitation with the tracks it would skip also taught (--skip-label,
     # --skip-harness), then PPO learns from the task's reward which tracks never pay. The same
