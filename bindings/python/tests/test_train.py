@@ -1056,3 +1056,25 @@ def test_the_learning_bench_tabulates_a_trained_policy(tmp_path):
     hand = bench.run("catalog", seeds)
     text = bench.policy_table([row], [hand], seeds)
     assert "| catalog |" in text and f"{hand['gain']:+.4f}" in text
+
+
+class Unpicklable(load_object(WORLD, "--world")):
+    """The tickets world holding a lambda: its attributes do not pickle, so its environments
+    cannot be copied."""
+
+    def reset(self, seed):
+        self.hook = lambda: None
+        return super().reset(seed)
+
+
+def test_a_world_that_does_not_pickle_trains_by_grpo_and_says_so(tmp_path, capsys):
+    """With no --rl, stage 2 falls back to GRPO and says why; asked for improve by name, the
+    command refuses before training."""
+    out = tmp_path / "p.onnx"
+    argv = ["--world", f"{__file__}:Unpicklable", "--teacher", TEACHER, "--smoke", "--quiet"]
+    assert train.main(argv + ["--out", str(out)]) == 0
+    assert "do not pickle" in capsys.readouterr().err
+    start = json.loads((tmp_path / "p.train.jsonl").read_text().splitlines()[0])
+    assert start["args"]["rl"] == "grpo"
+    assert train.main(argv + ["--out", str(out), "--rl", "improve"]) == 2
+    assert "do not pickle" in capsys.readouterr().err
