@@ -217,8 +217,15 @@ class Improved:
         return labels
 
     def continuation(self, env, logits) -> np.ndarray:
-        """The improved teacher as a :class:`~evoharness.train.rollouts.Brancher` continuation."""
+        """The improved teacher's template in every environment."""
         return self.relabel(env.obs, env.mask, self.teacher(env), count=False)
+
+    def guide(self, env, logits) -> np.ndarray:
+        """A :class:`~evoharness.train.rollouts.Brancher` ``cont`` and ``extra`` in one call:
+        the improved teacher's template, then the teacher's label and skip label, ``(n, 3)``."""
+        taught = self.teacher(env)
+        return np.concatenate(
+            [self.relabel(env.obs, env.mask, taught, count=False)[:, None], taught], 1)
 
     def choose(self, env) -> np.ndarray:
         """The improved teacher acting (the learner's choice where the teacher has none)."""
@@ -295,8 +302,12 @@ def improve(net, source, args, log, deadline: float, best, rng, pool=None):
     accepted = None  # the members' weights the improved teacher last passed its check with
     unit = unit_of(source)
     iterate = getattr(args, "continuation", "teacher") == "improved"
-    brancher = Brancher(source, args, rng, cont=lambda env, logits: improved.teacher(env)[:, 0],
-                        extra=lambda env, logits: improved.teacher(env),
+    # One call a step: the teacher's label plays the copies on, and with its skip label is
+    # tried at a branch point.
+    def guide(env, logits):
+        return improved.teacher(env)
+
+    brancher = Brancher(source, args, rng, cont=guide, extra=guide,
                         explore=EXPLORE if iterate else 0.0)
     per_round = args.envs * args.round_steps * len(source.kinds)
     taught = Taught(8 * per_round, lay["obs_len"], lay["actions"])
@@ -308,7 +319,7 @@ def improve(net, source, args, log, deadline: float, best, rng, pool=None):
             if time.time() > deadline:
                 break
             if iterate and it > 0:  # policy iteration: the copies play on as the improved teacher
-                brancher.cont = improved.continuation
+                brancher.cont = brancher.extra = improved.guide
             t = time.time()
             fresh, flips, g = brancher.collect(net, args.rl_states * len(kinds), ring)
             branch_s = time.time() - t

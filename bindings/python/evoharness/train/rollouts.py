@@ -218,7 +218,9 @@ class Brancher:
     agent, world, store and random state); each copy tries another template there
     (:func:`alternatives`, with ``extra(env, logits)``'s templates per environment among them
     when given: a template or a row of them per environment, -1 for none) and plays on to the end of ``args.rollout_episodes`` episodes:
-    greedily, or as ``cont(env, logits)`` says (a template per environment, -1: greedy).
+    greedily, or as ``cont(env, logits)`` says (a template per environment, -1: greedy; or a
+    row per environment whose first column that is: ``extra`` may then be the same function,
+    called once a step for both).
     A branch point is the state, the templates tried and each one's return. With ``explore``
     > 0, a walking group takes a legal template at random at that share of its steps, and a
     branch point's last slot is a legal template at random (one not tried otherwise): so
@@ -268,12 +270,16 @@ class Brancher:
                     logits = net(tensor(obs), tensor(mask))[0].numpy()
                 a = logits.argmax(-1).astype(np.uint32)
                 going = np.repeat(st["branching"], width)  # copies past their first template
+                guide = None  # cont's answer this step, reused when extra is the same function
                 if self.cont is not None and going.any():
-                    labels = np.asarray(self.cont(env, logits))
+                    guide = np.asarray(self.cont(env, logits))
+                    labels = guide if guide.ndim == 1 else guide[:, 0]
                     use = going & (labels >= 0)
                     a[use] = labels[use].astype(np.uint32)
-                extra = self.extra(env, logits) if self.extra is not None and len(starting) \
-                    else None
+                extra = None
+                if self.extra is not None and len(starting):
+                    extra = guide if guide is not None and self.extra is self.cont \
+                        else self.extra(env, logits)
                 for g in starting:
                     s = g * width
                     act, tried = alternatives(logits[s], mask[s], width, self.kinds_of,
